@@ -1,0 +1,52 @@
+//! The `toolpact` command: convert LLM tool definitions between providers, with a report of
+//! everything a target could not express.
+
+mod convert;
+mod input;
+mod output;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// LLM tool contracts: define once, export to MCP, OpenAI, Anthropic and Gemini, and see
+/// exactly what each provider cannot express.
+#[derive(Debug, Parser)]
+#[command(name = "toolpact", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Convert tool definitions to a provider's format, with a loss report.
+    Convert(convert::Args),
+}
+
+/// How a command ended, mapped to the exit code: 0 clean, 1 findings or tools left out,
+/// 2 could not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything done.
+    Clean,
+    /// Done, but with something the user must look at (tools left out, findings).
+    Findings,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Convert(args) => convert::run(args),
+    };
+    match result {
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::Findings) => ExitCode::from(1),
+        Err(error) => {
+            if output::is_broken_pipe(&error) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

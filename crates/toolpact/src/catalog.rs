@@ -1,0 +1,725 @@
+//! Catalogs: tools read from JSON in any format toolpact knows, each remembering where it
+//! came from (file, JSON pointer, line and column).
+//!
+//! Accepted documents: an MCP `tools/list` result, a JSON-RPC response wrapping one, a bare
+//! array of MCP tools, OpenAI Responses or Chat `tools` arrays, Anthropic `tools` arrays,
+//! Gemini `tools` (`functionDeclarations`) or bare declarations, a single tool, and the whole
+//! request body of each provider (its `tools` are taken). The format is detected per item,
+//! or forced with [`Format`].
+
+use crate::schema::child_pointer;
+use crate::target::{self, ItemError};
+use crate::tool::Tool;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest input toolpact reads, in bytes.
+pub const MAX_INPUT_BYTES: usize = 512 * 1024 * 1024;
+
+/// A tool format toolpact reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// MCP `Tool` objects.
+    Mcp,
+    /// OpenAI Responses API function tools.
+    OpenAiResponses,
+    /// OpenAI Chat Completions function tools.
+    OpenAiChat,
+    /// Anthropic Messages API tools.
+    Anthropic,
+    /// Gemini function declarations (`parameters` or `parametersJsonSchema`).
+    Gemini,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 5] = [
+        Format::Mcp,
+        Format::OpenAiResponses,
+        Format::OpenAiChat,
+        Format::Anthropic,
+        Format::Gemini,
+    ];
+
+    /// The format's command-line name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Mcp => "mcp",
+            Format::OpenAiResponses => "openai-responses",
+            Format::OpenAiChat => "openai-chat",
+            Format::Anthropic => "anthropic",
+            Format::Gemini => "gemini",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A format name toolpact does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown format {0:?}; expected one of: mcp, openai-responses, openai-chat, anthropic, gemini"
+)]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "gemini-json" {
+            return Ok(Format::Gemini);
+        }
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}
+
+/// Where something was read: file, JSON pointer, and 1-based line and column (in characters).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    /// The file name as given (`-` for standard input).
+    pub file: String,
+    /// JSON pointer of the item in the document.
+    pub pointer: String,
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1, counted in characters.
+    pub column: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// One tool of a catalog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The tool.
+    pub tool: Tool,
+    /// Where it was read.
+    pub origin: Origin,
+    /// The format it was read in.
+    pub format: Format,
+}
+
+/// Something the import did not keep: a provider-only field, or an item that is not a
+/// function tool (a built-in web search, say).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportNote {
+    /// Where, with the pointer of the field or item.
+    pub origin: Origin,
+    /// The tool's name, when the note is about a tool.
+    pub tool: Option<String>,
+    /// What was not kept, and why.
+    pub message: String,
+}
+
+/// Why a document could not be read. Each variant says which file and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    /// The input is larger than [`MAX_INPUT_BYTES`].
+    #[error("{file}: the input has {size} bytes, more than the {max} toolpact reads")]
+    TooLarge {
+        /// File name.
+        file: String,
+        /// Size in bytes.
+        size: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The input is not valid UTF-8.
+    #[error("{file}:{line}:{column}: the input is not valid UTF-8 (byte offset {offset})")]
+    Utf8 {
+        /// File name.
+        file: String,
+        /// Line of the first invalid byte.
+        line: usize,
+        /// Column of the first invalid byte.
+        column: usize,
+        /// Byte offset of the first invalid byte.
+        offset: usize,
+    },
+    /// The input is not JSON.
+    #[error("{file}:{line}:{column}: {message}")]
+    Json {
+        /// File name.
+        file: String,
+        /// Line of the error.
+        line: usize,
+        /// Column of the error.
+        column: usize,
+        /// What the parser found.
+        message: String,
+    },
+    /// Valid JSON, but no tools in any known format.
+    #[error("{file}: {message}")]
+    NotTools {
+        /// File name.
+        file: String,
+        /// What was found instead.
+        message: String,
+    },
+    /// One item of the tool list cannot be read.
+    #[error("{origin}: {message} (at {pointer})", origin = .origin, pointer = .pointer)]
+    Item {
+        /// Where the item starts.
+        origin: Origin,
+        /// JSON pointer of the problem in the document.
+        pointer: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Tools read from one or more documents, in the order they were read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalog {
+    /// The tools, each with its origin.
+    pub entries: Vec<Entry>,
+    /// What the import did not keep.
+    pub notes: Vec<ImportNote>,
+}
+
+/// One item found in a document: its path and the format to read it with.
+struct Found {
+    path: Vec<Seg>,
+    format: Format,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+fn pointer_of(path: &[Seg]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => out = child_pointer(&out, k),
+            Seg::Index(i) => out = child_pointer(&out, &i.to_string()),
+        }
+    }
+    out
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Self {
+        Catalog::default()
+    }
+
+    /// Reads a document. `file` names it in origins and errors; `format` forces a format
+    /// instead of detecting it item by item.
+    pub fn from_slice(
+        bytes: &[u8],
+        file: &str,
+        format: Option<Format>,
+    ) -> Result<Catalog, ImportError> {
+        if bytes.len() > MAX_INPUT_BYTES {
+            return Err(ImportError::TooLarge {
+                file: file.to_owned(),
+                size: bytes.len(),
+                max: MAX_INPUT_BYTES,
+            });
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let offset = e.valid_up_to();
+                let valid = String::from_utf8_lossy(&bytes[..offset]);
+                let (line, column) = line_column(&valid, valid.len());
+                return Err(ImportError::Utf8 {
+                    file: file.to_owned(),
+                    line,
+                    column,
+                    offset,
+                });
+            }
+        };
+        Catalog::from_str_named(text, file, format)
+    }
+
+    /// Reads a document that is already text.
+    pub fn from_str_named(
+        text: &str,
+        file: &str,
+        format: Option<Format>,
+    ) -> Result<Catalog, ImportError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let doc: Value = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        let mut catalog = Catalog::new();
+        let mut skipped = Vec::new();
+        let found =
+            find_items(&doc, format, &mut skipped).map_err(|message| ImportError::NotTools {
+                file: file.to_owned(),
+                message,
+            })?;
+        let mut paths: Vec<&[Seg]> = found.iter().map(|f| f.path.as_slice()).collect();
+        paths.extend(skipped.iter().map(|(p, _)| p.as_slice()));
+        let origins = origins(text, file, &paths);
+        for (item, origin) in found.iter().zip(&origins) {
+            let value = lookup(&doc, &item.path);
+            let imported = value
+                .and_then(Value::as_object)
+                .ok_or_else(|| ItemError {
+                    pointer: String::new(),
+                    message: "a tool must be a JSON object".to_owned(),
+                })
+                .and_then(|obj| import_item(obj, item.format));
+            match imported {
+                Ok((tool, notes)) => {
+                    for (pointer, message) in notes {
+                        let mut at = origin.clone();
+                        at.pointer.push_str(&pointer);
+                        catalog.notes.push(ImportNote {
+                            origin: at,
+                            tool: Some(tool.name.clone()),
+                            message,
+                        });
+                    }
+                    catalog.entries.push(Entry {
+                        tool,
+                        origin: origin.clone(),
+                        format: item.format,
+                    });
+                }
+                Err(e) => {
+                    let name = value.and_then(|v| v.get("name")).and_then(Value::as_str);
+                    let message = match name {
+                        Some(name) => format!("tool {name:?}: {}", e.message),
+                        None => e.message,
+                    };
+                    return Err(ImportError::Item {
+                        pointer: format!("{}{}", origin.pointer, e.pointer),
+                        origin: origin.clone(),
+                        message,
+                    });
+                }
+            }
+        }
+        for ((_, message), origin) in skipped
+            .into_iter()
+            .zip(origins.into_iter().skip(found.len()))
+        {
+            catalog.notes.push(ImportNote {
+                origin,
+                tool: None,
+                message,
+            });
+        }
+        Ok(catalog)
+    }
+
+    /// Adds another catalog's tools and notes after this one's.
+    pub fn extend(&mut self, other: Catalog) {
+        self.entries.extend(other.entries);
+        self.notes.extend(other.notes);
+    }
+
+    /// The tools, in order.
+    pub fn tools(&self) -> impl Iterator<Item = &Tool> {
+        self.entries.iter().map(|e| &e.tool)
+    }
+
+    /// The entry of the tool named `name`.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.tool.name == name)
+    }
+
+    /// How many tools.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl FromIterator<Tool> for Catalog {
+    fn from_iter<I: IntoIterator<Item = Tool>>(iter: I) -> Self {
+        let entries = iter
+            .into_iter()
+            .enumerate()
+            .map(|(i, tool)| Entry {
+                tool,
+                origin: Origin {
+                    file: String::new(),
+                    pointer: format!("/tools/{i}"),
+                    line: 0,
+                    column: 0,
+                },
+                format: Format::Mcp,
+            })
+            .collect();
+        Catalog {
+            entries,
+            notes: Vec::new(),
+        }
+    }
+}
+
+fn json_error(file: &str, e: &serde_json::Error) -> ImportError {
+    let raw = e.to_string();
+    let message = if raw.starts_with("recursion limit exceeded") {
+        "the JSON nests deeper than 128 levels; toolpact does not read documents that deep"
+            .to_owned()
+    } else {
+        // serde_json appends " at line L column C"; the position is already in front.
+        let text = raw
+            .rsplit_once(" at line ")
+            .map_or(raw.as_str(), |(m, _)| m);
+        format!("not valid JSON: {text}")
+    };
+    ImportError::Json {
+        file: file.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        message,
+    }
+}
+
+fn lookup<'v>(doc: &'v Value, path: &[Seg]) -> Option<&'v Value> {
+    path.iter().try_fold(doc, |v, seg| match seg {
+        Seg::Key(k) => v.get(k),
+        Seg::Index(i) => v.get(i),
+    })
+}
+
+const NOT_TOOLS: &str = "no tools found; toolpact reads an MCP tools/list result (or a JSON-RPC response with one), \
+    a tools array of MCP, OpenAI, Anthropic or Gemini, or a request body with `tools`";
+
+fn find_items(
+    doc: &Value,
+    forced: Option<Format>,
+    skipped: &mut Vec<(Vec<Seg>, String)>,
+) -> Result<Vec<Found>, String> {
+    let mut found = Vec::new();
+    let list_path: Vec<Seg> = match doc {
+        Value::Array(_) => Vec::new(),
+        Value::Object(obj) => {
+            if obj.get("tools").is_some_and(Value::is_array) {
+                vec![Seg::Key("tools".to_owned())]
+            } else if obj
+                .get("result")
+                .and_then(|r| r.get("tools"))
+                .is_some_and(Value::is_array)
+            {
+                vec![Seg::Key("result".to_owned()), Seg::Key("tools".to_owned())]
+            } else if let Some(error) = obj.get("error").filter(|_| obj.contains_key("jsonrpc")) {
+                return Err(format!(
+                    "the document is a JSON-RPC error response, not a tool list: {error}"
+                ));
+            } else if gemini_declarations(obj).is_some() {
+                collect_gemini(obj, Vec::new(), &mut found);
+                return Ok(found);
+            } else if forced.is_some() || detect(obj).is_some() {
+                let format = forced.or_else(|| detect(obj)).unwrap_or(Format::Mcp);
+                found.push(Found {
+                    path: Vec::new(),
+                    format,
+                });
+                return Ok(found);
+            } else {
+                return Err(NOT_TOOLS.to_owned());
+            }
+        }
+        _ => {
+            return Err(format!(
+                "{NOT_TOOLS}; found a JSON {}",
+                crate::lower::json_type(doc)
+            ));
+        }
+    };
+    let Some(Value::Array(items)) = lookup(doc, &list_path) else {
+        return Err(NOT_TOOLS.to_owned());
+    };
+    for (i, item) in items.iter().enumerate() {
+        let mut path = list_path.clone();
+        path.push(Seg::Index(i));
+        let Some(obj) = item.as_object() else {
+            return Err(format!(
+                "{}: expected a tool (a JSON object), found a JSON {}",
+                pointer_of(&path),
+                crate::lower::json_type(item)
+            ));
+        };
+        if gemini_declarations(obj).is_some() {
+            collect_gemini(obj, path, &mut found);
+        } else if let Some(format) = forced.or_else(|| detect(obj)) {
+            if format == Format::OpenAiResponses || format == Format::OpenAiChat {
+                if let Some(kind) = obj
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .filter(|t| *t != "function")
+                {
+                    skipped.push((
+                        path,
+                        format!(
+                            "skipped the OpenAI `{kind}` tool: only function tools have a schema"
+                        ),
+                    ));
+                    continue;
+                }
+            }
+            found.push(Found { path, format });
+        } else if let Some(kind) = obj.get("type").and_then(Value::as_str) {
+            skipped.push((
+                path,
+                format!(
+                    "skipped the `{kind}` tool: it is a built-in tool, not a function with a schema"
+                ),
+            ));
+        } else if let Some(key) = obj.keys().find(|k| GEMINI_BUILT_INS.contains(&k.as_str())) {
+            skipped.push((
+                path,
+                format!("skipped the Gemini `{key}` tool: it is a built-in tool, not a function"),
+            ));
+        } else {
+            return Err(format!(
+                "{}: not a tool in any format toolpact reads (an MCP tool has `inputSchema`, an OpenAI tool `type: \"function\"`, \
+                 an Anthropic tool `input_schema`, a Gemini tool `functionDeclarations`)",
+                pointer_of(&path)
+            ));
+        }
+    }
+    Ok(found)
+}
+
+const GEMINI_BUILT_INS: &[&str] = &[
+    "googleSearch",
+    "google_search",
+    "googleSearchRetrieval",
+    "google_search_retrieval",
+    "codeExecution",
+    "code_execution",
+    "retrieval",
+    "urlContext",
+    "url_context",
+    "googleMaps",
+    "google_maps",
+    "computerUse",
+    "computer_use",
+    "fileSearch",
+    "file_search",
+];
+
+fn gemini_declarations(obj: &Map<String, Value>) -> Option<(&'static str, &Vec<Value>)> {
+    for key in ["functionDeclarations", "function_declarations"] {
+        if let Some(Value::Array(decls)) = obj.get(key) {
+            return Some((key, decls));
+        }
+    }
+    None
+}
+
+fn collect_gemini(obj: &Map<String, Value>, path: Vec<Seg>, found: &mut Vec<Found>) {
+    if let Some((key, decls)) = gemini_declarations(obj) {
+        for j in 0..decls.len() {
+            let mut p = path.clone();
+            p.push(Seg::Key(key.to_owned()));
+            p.push(Seg::Index(j));
+            found.push(Found {
+                path: p,
+                format: Format::Gemini,
+            });
+        }
+    }
+}
+
+/// Which format one tool object is written in, from the keys only it has.
+fn detect(obj: &Map<String, Value>) -> Option<Format> {
+    if obj.contains_key("inputSchema") {
+        Some(Format::Mcp)
+    } else if obj.contains_key("input_schema") {
+        Some(Format::Anthropic)
+    } else if obj.get("type").and_then(Value::as_str) == Some("function") {
+        if obj.get("function").is_some_and(Value::is_object) {
+            Some(Format::OpenAiChat)
+        } else {
+            Some(Format::OpenAiResponses)
+        }
+    } else if obj.contains_key("name")
+        && !obj.contains_key("type")
+        && [
+            "parameters",
+            "parametersJsonSchema",
+            "parameters_json_schema",
+            "response",
+            "responseJsonSchema",
+        ]
+        .iter()
+        .any(|k| obj.contains_key(*k))
+    {
+        Some(Format::Gemini)
+    } else if obj.contains_key("name")
+        && obj.contains_key("description")
+        && !obj.contains_key("type")
+    {
+        // A declaration with no parameters at all.
+        Some(Format::Gemini)
+    } else {
+        None
+    }
+}
+
+fn import_item(obj: &Map<String, Value>, format: Format) -> target::ImportedTool {
+    match format {
+        Format::Mcp => import_mcp(obj),
+        Format::OpenAiResponses => target::openai::import(
+            obj,
+            &["type", "name", "description", "parameters", "output_schema"],
+        ),
+        Format::OpenAiChat => match obj.get("function") {
+            Some(Value::Object(function)) => {
+                let (tool, notes) =
+                    target::openai::import(function, &["name", "description", "parameters"])
+                        .map_err(|e| ItemError {
+                            pointer: format!("/function{}", e.pointer),
+                            message: e.message,
+                        })?;
+                let notes = notes
+                    .into_iter()
+                    .map(|(p, m)| (format!("/function{p}"), m))
+                    .collect();
+                Ok((tool, notes))
+            }
+            _ => Err(ItemError {
+                pointer: "/function".to_owned(),
+                message: "an OpenAI Chat tool needs a `function` object".to_owned(),
+            }),
+        },
+        Format::Anthropic => target::anthropic::import(obj),
+        Format::Gemini => target::gemini::import(obj),
+    }
+}
+
+fn import_mcp(obj: &Map<String, Value>) -> target::ImportedTool {
+    let value = Value::Object(obj.clone());
+    let tool: Tool = serde_path_to_error::deserialize(&value).map_err(|e| {
+        let path = e.path().to_string();
+        let pointer = if path == "." {
+            String::new()
+        } else {
+            path.split('.')
+                .fold(String::new(), |acc, seg| child_pointer(&acc, seg))
+        };
+        ItemError {
+            pointer,
+            message: e.into_inner().to_string(),
+        }
+    })?;
+    for (key, schema) in [
+        ("inputSchema", Some(&tool.input_schema)),
+        ("outputSchema", tool.output_schema.as_ref()),
+    ] {
+        if let Some(schema) = schema {
+            if !schema.is_object() {
+                return Err(ItemError {
+                    pointer: format!("/{key}"),
+                    message: format!(
+                        "`{key}` must be a JSON Schema object, found a JSON {}",
+                        crate::lower::json_type(schema)
+                    ),
+                });
+            }
+        }
+    }
+    Ok((tool, Vec::new()))
+}
+
+/// The origin of every path, found by re-reading the document as raw JSON along those paths
+/// only, so positions cost one pass over the text.
+fn origins(text: &str, file: &str, paths: &[&[Seg]]) -> Vec<Origin> {
+    let mut offsets = vec![0usize; paths.len()];
+    let indexed: Vec<(usize, &[Seg])> = paths.iter().copied().enumerate().collect();
+    if let Ok(raw) = serde_json::from_str::<&RawValue>(text) {
+        locate(text, raw, &indexed, &mut offsets);
+    }
+    let mut order: Vec<usize> = (0..paths.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut positions = vec![(1, 1); paths.len()];
+    let (mut line, mut line_start, mut scanned) = (1usize, 0usize, 0usize);
+    for i in order {
+        let target = offsets[i];
+        for (pos, byte) in text.as_bytes()[scanned..target].iter().enumerate() {
+            if *byte == b'\n' {
+                line += 1;
+                line_start = scanned + pos + 1;
+            }
+        }
+        scanned = target;
+        let column = text[line_start..target].chars().count() + 1;
+        positions[i] = (line, column);
+    }
+    paths
+        .iter()
+        .zip(positions)
+        .map(|(path, (line, column))| Origin {
+            file: file.to_owned(),
+            pointer: pointer_of(path),
+            line,
+            column,
+        })
+        .collect()
+}
+
+fn locate(text: &str, raw: &RawValue, paths: &[(usize, &[Seg])], offsets: &mut [usize]) {
+    let mut deeper: HashMap<&Seg, Vec<(usize, &[Seg])>> = HashMap::new();
+    for (i, path) in paths {
+        match path.split_first() {
+            None => offsets[*i] = raw.get().as_ptr() as usize - text.as_ptr() as usize,
+            Some((first, rest)) => deeper.entry(first).or_default().push((*i, rest)),
+        }
+    }
+    if deeper.is_empty() {
+        return;
+    }
+    let is_array = raw.get().starts_with('[');
+    if is_array {
+        let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) else {
+            return;
+        };
+        for (seg, rest) in deeper {
+            if let Some(child) = match seg {
+                Seg::Index(i) => items.get(*i),
+                Seg::Key(_) => None,
+            } {
+                locate(text, child, &rest, offsets);
+            }
+        }
+    } else {
+        let Ok(map) = serde_json::from_str::<HashMap<String, &RawValue>>(raw.get()) else {
+            return;
+        };
+        for (seg, rest) in deeper {
+            if let Seg::Key(k) = seg {
+                if let Some(child) = map.get(k) {
+                    locate(text, child, &rest, offsets);
+                }
+            }
+        }
+    }
+}
+
+/// 1-based line and character column of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}

@@ -1,0 +1,29 @@
+//! toolpact: define each LLM tool once, export it to every provider with a report of what
+//! the provider could not express, and keep one central list of tools.
+//!
+//! - [`Tool`] is the neutral contract (everything an MCP tool carries).
+//! - [`Catalog`] reads tools from any provider's JSON, remembering file, pointer and line.
+//! - [`export`] lowers tools to a [`Target`] and returns the payload, a [`LossReport`] and
+//!   the [`NameMap`] of rewritten names.
+//! - [`Registry`] holds each tool once with its compiled schemas; [`TypedTool`] defines a
+//!   tool from a Rust type.
+
+#![deny(missing_docs)]
+
+pub mod catalog;
+pub mod loss;
+mod lower;
+pub mod name;
+pub mod registry;
+pub mod schema;
+pub mod target;
+pub mod tool;
+pub mod typed;
+
+pub use catalog::{Catalog, Entry, Format, ImportError, ImportNote, Origin};
+pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
+pub use name::{NameProblem, NameRule};
+pub use registry::{Registered, Registry, RegistryError, SchemaProblem};
+pub use target::{Export, ExportError, ExportOptions, NameMap, Target, export};
+pub use tool::{Annotations, Icon, Tool};
+pub use typed::{Json, ToolOutput, TypedTool, TypedToolError, Unstructured, schema_for, tool_of};

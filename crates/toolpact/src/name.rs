@@ -1,0 +1,282 @@
+//! Tool-name rules per target, and the rewriting that makes a name acceptable to a target.
+//!
+//! Each rule is a small function over the name's characters and length, with the source of
+//! the rule in its documentation. A rule never panics and never allocates on success.
+
+use std::fmt;
+
+/// What is wrong with a name for a given target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameProblem {
+    /// The name is the empty string.
+    Empty,
+    /// The name has more characters than the target allows.
+    TooLong {
+        /// Length of the name, in characters.
+        len: usize,
+        /// The most the target allows.
+        max: usize,
+    },
+    /// A character the target does not allow.
+    BadChar {
+        /// The character.
+        ch: char,
+        /// Its position, counted in characters from 0.
+        index: usize,
+    },
+    /// A first character the target does not allow (Gemini wants a letter or `_`).
+    BadStart {
+        /// The character.
+        ch: char,
+    },
+}
+
+impl fmt::Display for NameProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NameProblem::Empty => write!(f, "the name is empty"),
+            NameProblem::TooLong { len, max } => {
+                write!(
+                    f,
+                    "the name has {len} characters, more than the {max} allowed"
+                )
+            }
+            NameProblem::BadChar { ch, index } => {
+                write!(f, "character {ch:?} at position {index} is not allowed")
+            }
+            NameProblem::BadStart { ch } => {
+                write!(
+                    f,
+                    "the name starts with {ch:?}; it must start with a letter or '_'"
+                )
+            }
+        }
+    }
+}
+
+/// A target's naming rule: allowed characters, allowed first character and maximum length.
+#[derive(Debug, Clone, Copy)]
+pub struct NameRule {
+    /// Short label used in messages, such as `"OpenAI"`.
+    pub label: &'static str,
+    /// Most characters allowed.
+    pub max_len: usize,
+    /// The allowed characters, as a human-readable class, for messages.
+    pub charset: &'static str,
+    allow: fn(char) -> bool,
+    allow_first: fn(char) -> bool,
+}
+
+fn mcp_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+fn openai_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-')
+}
+
+fn gemini_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')
+}
+
+fn gemini_first(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+fn any_char(_: char) -> bool {
+    true
+}
+
+/// MCP (SEP-986, 2025-11-25 and later): 1–128 characters of `A–Z a–z 0–9 _ - .`.
+pub const MCP: NameRule = NameRule {
+    label: "MCP",
+    max_len: 128,
+    charset: "[A-Za-z0-9_.-]",
+    allow: mcp_char,
+    allow_first: any_char,
+};
+
+/// OpenAI function names (Chat and Responses): `^[a-zA-Z0-9_-]{1,64}$`.
+///
+/// Responses allows 128 inside namespaces, but the limit for a top-level function is not
+/// documented, so toolpact keeps to 64 (provider-rules §2.2).
+pub const OPENAI: NameRule = NameRule {
+    label: "OpenAI",
+    max_len: 64,
+    charset: "[a-zA-Z0-9_-]",
+    allow: openai_char,
+    allow_first: any_char,
+};
+
+/// Anthropic Messages API today: `^[a-zA-Z0-9_-]{1,128}$` (provider-rules §3.2).
+pub const ANTHROPIC: NameRule = NameRule {
+    label: "Anthropic",
+    max_len: 128,
+    charset: "[a-zA-Z0-9_-]",
+    allow: openai_char,
+    allow_first: any_char,
+};
+
+/// Older Claude clients and Claude Desktop's MCP path: `^[a-zA-Z0-9_-]{1,64}$`.
+pub const ANTHROPIC_LEGACY: NameRule = NameRule {
+    label: "older Claude clients",
+    max_len: 64,
+    charset: "[a-zA-Z0-9_-]",
+    allow: openai_char,
+    allow_first: any_char,
+};
+
+/// Gemini function declarations: a letter or `_`, then `[A-Za-z0-9_.:-]`, at most 128
+/// characters (python-genai `FunctionDeclaration.name`, 2026).
+pub const GEMINI: NameRule = NameRule {
+    label: "Gemini",
+    max_len: 128,
+    charset: "[A-Za-z0-9_.:-] starting with a letter or '_'",
+    allow: gemini_char,
+    allow_first: gemini_first,
+};
+
+/// Gemini property names inside `parameters`: a letter or `_`, then `[A-Za-z0-9_]`, at most 64.
+pub const GEMINI_PARAMETER: NameRule = NameRule {
+    label: "Gemini parameters",
+    max_len: 64,
+    charset: "[A-Za-z0-9_] starting with a letter or '_'",
+    allow: |c| c.is_ascii_alphanumeric() || c == '_',
+    allow_first: gemini_first,
+};
+
+impl NameRule {
+    /// Checks `name` against this rule.
+    pub fn check(&self, name: &str) -> Result<(), NameProblem> {
+        let mut len = 0;
+        for (index, ch) in name.chars().enumerate() {
+            if index == 0 && !(self.allow_first)(ch) {
+                return Err(NameProblem::BadStart { ch });
+            }
+            if !(self.allow)(ch) {
+                return Err(NameProblem::BadChar { ch, index });
+            }
+            len += 1;
+        }
+        if len == 0 {
+            return Err(NameProblem::Empty);
+        }
+        if len > self.max_len {
+            return Err(NameProblem::TooLong {
+                len,
+                max: self.max_len,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `name` satisfies this rule.
+    pub fn accepts(&self, name: &str) -> bool {
+        self.check(name).is_ok()
+    }
+
+    /// A name this rule accepts, derived from `name`, or `None` when `name` is empty.
+    ///
+    /// Every character the rule rejects becomes `_` (`admin.tools.list` → `admin_tools_list`);
+    /// a rejected first character gets a `_` in front of it; a name that is still too long is
+    /// cut and ends with `_` and eight hex digits of a hash of the whole original name, so that
+    /// two long names that share a prefix stay apart. The result is the same on every run.
+    pub fn rewrite(&self, name: &str) -> Option<String> {
+        if name.is_empty() {
+            return None;
+        }
+        if self.accepts(name) {
+            return Some(name.to_owned());
+        }
+        let mut out = String::with_capacity(name.len() + 1);
+        for (index, ch) in name.chars().enumerate() {
+            if index == 0 && !(self.allow_first)(ch) {
+                if (self.allow)(ch) && (self.allow_first)('_') {
+                    out.push('_');
+                    out.push(ch);
+                } else {
+                    out.push('_');
+                }
+                continue;
+            }
+            out.push(if (self.allow)(ch) { ch } else { '_' });
+        }
+        let chars = out.chars().count();
+        if chars > self.max_len {
+            let keep = self.max_len.saturating_sub(9);
+            let mut cut: String = out.chars().take(keep).collect();
+            cut.push('_');
+            cut.push_str(&format!("{:08x}", fnv1a(name)));
+            out = cut;
+        }
+        Some(out)
+    }
+}
+
+/// 32-bit FNV-1a: small, stable across platforms and versions, enough to keep cut names apart.
+fn fnv1a(s: &str) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in s.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_accepts_dots_openai_does_not() {
+        assert!(MCP.accepts("admin.tools.list"));
+        assert_eq!(
+            OPENAI.check("admin.tools.list"),
+            Err(NameProblem::BadChar { ch: '.', index: 5 })
+        );
+        assert_eq!(
+            OPENAI.rewrite("admin.tools.list").as_deref(),
+            Some("admin_tools_list")
+        );
+    }
+
+    #[test]
+    fn lengths_are_counted_in_characters() {
+        let n64 = "a".repeat(64);
+        let n65 = "a".repeat(65);
+        assert!(OPENAI.accepts(&n64));
+        assert_eq!(
+            OPENAI.check(&n65),
+            Err(NameProblem::TooLong { len: 65, max: 64 })
+        );
+        assert!(ANTHROPIC.accepts(&n65));
+        assert!(!ANTHROPIC_LEGACY.accepts(&n65));
+        assert_eq!(MCP.check(""), Err(NameProblem::Empty));
+    }
+
+    #[test]
+    fn gemini_needs_letter_or_underscore_first() {
+        assert!(GEMINI.accepts("ns:get.weather-v2"));
+        assert_eq!(GEMINI.check("2fa"), Err(NameProblem::BadStart { ch: '2' }));
+        assert_eq!(GEMINI.rewrite("2fa").as_deref(), Some("_2fa"));
+        assert_eq!(GEMINI.rewrite("-x").as_deref(), Some("_-x"));
+    }
+
+    #[test]
+    fn long_names_are_cut_with_a_stable_distinct_suffix() {
+        let a = format!("{}_alpha", "x".repeat(70));
+        let b = format!("{}_beta", "x".repeat(70));
+        let ra = OPENAI.rewrite(&a).unwrap_or_default();
+        let rb = OPENAI.rewrite(&b).unwrap_or_default();
+        assert_eq!(ra.chars().count(), 64);
+        assert!(OPENAI.accepts(&ra) && OPENAI.accepts(&rb));
+        assert_ne!(ra, rb);
+        assert_eq!(OPENAI.rewrite(&a).unwrap_or_default(), ra);
+    }
+
+    #[test]
+    fn non_ascii_is_replaced() {
+        assert_eq!(MCP.rewrite("météo").as_deref(), Some("m_t_o"));
+        assert_eq!(MCP.rewrite(""), None);
+    }
+}

@@ -1,0 +1,267 @@
+//! The central list (R17): every tool once, each schema compiled when it is registered.
+
+use crate::catalog::Catalog;
+use crate::schema::{MAX_DEPTH, depth, remote_refs};
+use crate::target::{self, Export, ExportError, ExportOptions, Target};
+use crate::tool::Tool;
+use crate::typed::{TypedTool, TypedToolError};
+use jsonschema::{Draft, Validator};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Why a tool cannot be registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    /// Two tools share a name.
+    #[error("duplicate tool name {name:?}: {first} and {second} both declare it")]
+    Duplicate {
+        /// The shared name.
+        name: String,
+        /// Where the tool registered first came from.
+        first: String,
+        /// Where the rejected tool came from.
+        second: String,
+    },
+    /// A schema is not valid JSON Schema, or uses what toolpact refuses.
+    #[error("tool {tool:?} ({source_label}): {pointer}: {problem}")]
+    Schema {
+        /// The tool's name.
+        tool: String,
+        /// Where the tool came from.
+        source_label: String,
+        /// JSON pointer of the problem in the tool (`/inputSchema/properties/x`).
+        pointer: String,
+        /// What is wrong.
+        problem: SchemaProblem,
+    },
+    /// A typed tool's Rust type does not give an object schema.
+    #[error(transparent)]
+    Typed(#[from] TypedToolError),
+}
+
+/// What is wrong with a schema.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SchemaProblem {
+    /// The input schema's root is not `type: "object"`.
+    #[error(
+        "the input schema must have `\"type\": \"object\"` at its root (tool arguments are always a JSON object){found}"
+    )]
+    NotObject {
+        /// What was found, as a suffix for the message.
+        found: String,
+    },
+    /// `$schema` names a dialect toolpact cannot validate.
+    #[error(
+        "unsupported JSON Schema dialect {0:?}; toolpact validates drafts 4, 6, 7, 2019-09 and 2020-12 (the default)"
+    )]
+    UnsupportedDialect(String),
+    /// A `$ref` that would need the network or the file system.
+    #[error(
+        "remote reference {0:?} is never fetched; bundle the schema into `$defs` and point at it with \"#/$defs/…\""
+    )]
+    RemoteRef(String),
+    /// The schema nests too deep.
+    #[error("the schema nests deeper than {MAX_DEPTH} levels")]
+    TooDeep,
+    /// The validator rejected the schema.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A tool with its compiled schemas.
+#[derive(Debug)]
+pub struct Registered {
+    tool: Tool,
+    source: String,
+    input: Validator,
+    output: Option<Validator>,
+}
+
+impl Registered {
+    /// The tool as declared.
+    pub fn tool(&self) -> &Tool {
+        &self.tool
+    }
+
+    /// Where the tool came from: a Rust type, a file position, or the order of registration.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The compiled input schema.
+    pub fn input_validator(&self) -> &Validator {
+        &self.input
+    }
+
+    /// The compiled output schema, when the tool declares one.
+    pub fn output_validator(&self) -> Option<&Validator> {
+        self.output.as_ref()
+    }
+}
+
+/// Every tool of a server or harness, once.
+#[derive(Debug, Default)]
+pub struct Registry {
+    tools: Vec<Registered>,
+    index: HashMap<String, usize>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Registry::default()
+    }
+
+    /// Registers a tool; its source in messages is its position in the registry.
+    pub fn register(&mut self, tool: Tool) -> Result<&Registered, RegistryError> {
+        let source = format!("tool #{} registered", self.tools.len() + 1);
+        self.register_from(tool, source)
+    }
+
+    /// Registers a tool, naming where it came from for messages (a file position, a type).
+    pub fn register_from(
+        &mut self,
+        tool: Tool,
+        source: impl Into<String>,
+    ) -> Result<&Registered, RegistryError> {
+        let source = source.into();
+        if let Some(&i) = self.index.get(&tool.name) {
+            return Err(RegistryError::Duplicate {
+                name: tool.name,
+                first: self.tools[i].source.clone(),
+                second: source,
+            });
+        }
+        let schema_error = |pointer: &str, problem| RegistryError::Schema {
+            tool: tool.name.clone(),
+            source_label: source.clone(),
+            pointer: pointer.to_owned(),
+            problem,
+        };
+        match tool.input_schema.get("type") {
+            Some(Value::String(t)) if t == "object" => {}
+            other => {
+                let found = match other {
+                    Some(t) => format!(", found `\"type\": {t}`"),
+                    None => String::new(),
+                };
+                return Err(schema_error(
+                    "/inputSchema",
+                    SchemaProblem::NotObject { found },
+                ));
+            }
+        }
+        let input = compile(&tool.input_schema)
+            .map_err(|(p, problem)| schema_error(&format!("/inputSchema{p}"), problem))?;
+        let output = match &tool.output_schema {
+            Some(schema) => Some(
+                compile(schema)
+                    .map_err(|(p, problem)| schema_error(&format!("/outputSchema{p}"), problem))?,
+            ),
+            None => None,
+        };
+        let i = self.tools.len();
+        self.index.insert(tool.name.clone(), i);
+        self.tools.push(Registered {
+            tool,
+            source,
+            input,
+            output,
+        });
+        Ok(&self.tools[i])
+    }
+
+    /// Registers a tool defined by a Rust type.
+    pub fn register_typed<T: TypedTool>(&mut self) -> Result<&Registered, RegistryError> {
+        let tool = crate::typed::tool_of::<T>()?;
+        self.register_from(tool, format!("type {}", std::any::type_name::<T>()))
+    }
+
+    /// A registry holding every tool of a catalog; fails on the first tool that cannot be
+    /// registered.
+    pub fn from_catalog(catalog: &Catalog) -> Result<Registry, RegistryError> {
+        let mut registry = Registry::new();
+        for entry in &catalog.entries {
+            registry.register_from(entry.tool.clone(), entry.origin.to_string())?;
+        }
+        Ok(registry)
+    }
+
+    /// The registered tool named `name`.
+    pub fn get(&self, name: &str) -> Option<&Registered> {
+        self.index.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// The tools, in the order they were registered.
+    pub fn tools(&self) -> impl Iterator<Item = &Tool> {
+        self.tools.iter().map(|r| &r.tool)
+    }
+
+    /// The registered tools with their compiled schemas.
+    pub fn entries(&self) -> impl Iterator<Item = &Registered> {
+        self.tools.iter()
+    }
+
+    /// How many tools.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether the registry is empty.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Exports every tool to a target. See [`target::export`].
+    pub fn export(&self, target: Target, options: ExportOptions) -> Result<Export, ExportError> {
+        target::export(self.tools(), target, options)
+    }
+}
+
+/// Compiles a schema as toolpact does at registration: the dialect from `$schema` (2020-12 by
+/// default), no remote references, formats asserted. The error carries a pointer relative to
+/// the schema.
+pub fn compile(schema: &Value) -> Result<Validator, (String, SchemaProblem)> {
+    if !schema.is_object() && !schema.is_boolean() {
+        return Err((
+            String::new(),
+            SchemaProblem::Invalid(format!(
+                "a schema must be a JSON object, found {}",
+                crate::lower::json_type(schema)
+            )),
+        ));
+    }
+    if depth(schema) > MAX_DEPTH {
+        return Err((String::new(), SchemaProblem::TooDeep));
+    }
+    let draft = match schema.get("$schema") {
+        None => Draft::Draft202012,
+        Some(Value::String(uri)) => match Draft::from_schema_uri(uri) {
+            Draft::Unknown => {
+                return Err((
+                    "/$schema".to_owned(),
+                    SchemaProblem::UnsupportedDialect(uri.clone()),
+                ));
+            }
+            known => known,
+        },
+        Some(other) => {
+            return Err((
+                "/$schema".to_owned(),
+                SchemaProblem::Invalid(format!("`$schema` must be a URI string, found {other}")),
+            ));
+        }
+    };
+    if let Some((pointer, reference)) = remote_refs(schema).into_iter().next() {
+        return Err((pointer, SchemaProblem::RemoteRef(reference)));
+    }
+    jsonschema::options()
+        .with_draft(draft)
+        .offline()
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|e| {
+            let pointer = e.instance_path().to_string();
+            (pointer, SchemaProblem::Invalid(e.to_string()))
+        })
+}

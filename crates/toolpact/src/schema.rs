@@ -1,0 +1,320 @@
+//! JSON Schema plumbing shared by the targets and the registry: pointers, local `$ref`
+//! resolution, the keywords that hold subschemas, dialects, and the text a constraint becomes
+//! when a target cannot carry it.
+
+use serde_json::{Map, Value};
+
+/// How deep a schema may nest before toolpact refuses it. Deeper schemas are not useful to a
+/// model and are a denial-of-service risk (MCP 2026-07-28 asks implementations to bound depth).
+pub const MAX_DEPTH: usize = 128;
+
+/// Keywords whose value is a map from names to subschemas.
+pub(crate) const MAP_KEYWORDS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// Keywords whose value is an array of subschemas.
+pub(crate) const ARRAY_KEYWORDS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// Keywords whose value is one subschema (`items` may also be an array, in drafts before 2020-12).
+pub(crate) const SINGLE_KEYWORDS: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "additionalItems",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contentSchema",
+];
+
+/// Escapes one reference token for a JSON pointer (RFC 6901).
+pub fn escape_token(token: &str) -> String {
+    if token.contains(['~', '/']) {
+        token.replace('~', "~0").replace('/', "~1")
+    } else {
+        token.to_owned()
+    }
+}
+
+/// `base` followed by one more reference token.
+pub fn child_pointer(base: &str, token: &str) -> String {
+    let mut out = String::with_capacity(base.len() + token.len() + 1);
+    out.push_str(base);
+    out.push('/');
+    out.push_str(&escape_token(token));
+    out
+}
+
+/// Calls `f` with every direct subschema of `node` and its pointer.
+pub(crate) fn for_each_subschema<'v>(
+    node: &'v Value,
+    pointer: &str,
+    f: &mut dyn FnMut(&'v Value, String),
+) {
+    let Some(obj) = node.as_object() else { return };
+    for (key, value) in obj {
+        let key = key.as_str();
+        if MAP_KEYWORDS.contains(&key) {
+            if let Some(map) = value.as_object() {
+                let base = child_pointer(pointer, key);
+                for (name, sub) in map {
+                    f(sub, child_pointer(&base, name));
+                }
+            }
+        } else if ARRAY_KEYWORDS.contains(&key) || (key == "items" && value.is_array()) {
+            if let Some(items) = value.as_array() {
+                let base = child_pointer(pointer, key);
+                for (i, sub) in items.iter().enumerate() {
+                    f(sub, child_pointer(&base, &i.to_string()));
+                }
+            }
+        } else if SINGLE_KEYWORDS.contains(&key) {
+            f(value, child_pointer(pointer, key));
+        }
+    }
+}
+
+/// Whether a `$ref` points inside the same document (`#`, `#/…` or `#anchor`).
+pub fn is_local_ref(reference: &str) -> bool {
+    reference.starts_with('#')
+}
+
+/// Resolves a local `$ref` against `root`: `#`, a JSON-pointer fragment (`#/$defs/Address`,
+/// percent-decoded) or a plain-name fragment matching an `$anchor`.
+pub fn resolve_local_ref<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
+    let fragment = reference.strip_prefix('#')?;
+    if fragment.is_empty() {
+        return Some(root);
+    }
+    if fragment.starts_with('/') {
+        return root.pointer(&percent_decode(fragment));
+    }
+    find_anchor(root, fragment, 0)
+}
+
+fn find_anchor<'v>(node: &'v Value, anchor: &str, depth: usize) -> Option<&'v Value> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if node.get("$anchor").and_then(Value::as_str) == Some(anchor) {
+        return Some(node);
+    }
+    let mut found = None;
+    for_each_subschema(node, "", &mut |sub, _| {
+        if found.is_none() {
+            found = find_anchor(sub, anchor, depth + 1);
+        }
+    });
+    found
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_owned();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+            if let Some(b) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Every `$ref` (and `$dynamicRef`) in `schema` that points outside the document, with the
+/// pointer of the keyword. A reference whose base is an `$id` declared inside the same
+/// schema counts as local.
+pub fn remote_refs(schema: &Value) -> Vec<(String, String)> {
+    let mut ids = Vec::new();
+    collect_ids(schema, 0, &mut ids);
+    let mut out = Vec::new();
+    collect_remote(schema, String::new(), 0, &ids, &mut out);
+    out
+}
+
+fn collect_ids(node: &Value, depth: usize, ids: &mut Vec<String>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    if let Some(id) = node.get("$id").and_then(Value::as_str) {
+        ids.push(id.trim_end_matches('#').to_owned());
+    }
+    for_each_subschema(node, "", &mut |sub, _| collect_ids(sub, depth + 1, ids));
+}
+
+fn collect_remote(
+    node: &Value,
+    pointer: String,
+    depth: usize,
+    ids: &[String],
+    out: &mut Vec<(String, String)>,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for key in ["$ref", "$dynamicRef"] {
+        if let Some(reference) = node.get(key).and_then(Value::as_str) {
+            let base = reference.split('#').next().unwrap_or_default();
+            if !is_local_ref(reference) && !ids.iter().any(|id| id == base) {
+                out.push((child_pointer(&pointer, key), reference.to_owned()));
+            }
+        }
+    }
+    for_each_subschema(node, &pointer, &mut |sub, p| {
+        collect_remote(sub, p, depth + 1, ids, out)
+    });
+}
+
+/// How deeply `schema` nests, counting only subschemas; stops counting past [`MAX_DEPTH`].
+pub fn depth(schema: &Value) -> usize {
+    fn walk(node: &Value, d: usize) -> usize {
+        if d > MAX_DEPTH {
+            return d;
+        }
+        let mut max = d;
+        for_each_subschema(node, "", &mut |sub, _| max = max.max(walk(sub, d + 1)));
+        max
+    }
+    walk(schema, 0)
+}
+
+/// Whether `schema` declares `type: "object"` (alone, or in a type array).
+pub fn is_object_schema(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "object",
+        _ => false,
+    }
+}
+
+/// The short phrase a constraint becomes when it is moved into a description, so that the
+/// model still reads it: `minimum: 1` → `at least 1`.
+pub fn constraint_phrase(keyword: &str, value: &Value) -> String {
+    let v = compact(value);
+    match (keyword, value) {
+        ("minimum", _) => format!("at least {v}"),
+        ("maximum", _) => format!("at most {v}"),
+        ("exclusiveMinimum", Value::Bool(true)) => "minimum is exclusive".to_owned(),
+        ("exclusiveMaximum", Value::Bool(true)) => "maximum is exclusive".to_owned(),
+        ("exclusiveMinimum", _) => format!("greater than {v}"),
+        ("exclusiveMaximum", _) => format!("less than {v}"),
+        ("multipleOf", _) => format!("a multiple of {v}"),
+        ("minLength", _) => format!("at least {v} characters"),
+        ("maxLength", _) => format!("at most {v} characters"),
+        ("pattern", Value::String(p)) => format!("matches the regular expression {p}"),
+        ("format", Value::String(f)) => format!("format: {f}"),
+        ("minItems", _) => format!("at least {v} items"),
+        ("maxItems", _) => format!("at most {v} items"),
+        ("uniqueItems", Value::Bool(true)) => "items must be unique".to_owned(),
+        ("minProperties", _) => format!("at least {v} properties"),
+        ("maxProperties", _) => format!("at most {v} properties"),
+        ("default", _) => format!("default: {v}"),
+        ("examples", _) => format!("examples: {v}"),
+        ("const", _) => format!("must be {v}"),
+        _ => format!("{keyword}: {v}"),
+    }
+}
+
+/// Appends constraint phrases to the `description` of a schema object.
+pub(crate) fn append_to_description(node: &mut Map<String, Value>, phrases: &[String]) {
+    if phrases.is_empty() {
+        return;
+    }
+    let joined = phrases.join("; ");
+    let text = match node.get("description").and_then(Value::as_str) {
+        Some(desc) if !desc.trim().is_empty() => format!("{} ({joined})", desc.trim_end()),
+        _ => {
+            let mut chars = joined.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => joined,
+            }
+        }
+    };
+    node.insert("description".to_owned(), Value::String(text));
+}
+
+fn compact(value: &Value) -> String {
+    match value {
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resolves_pointer_and_anchor_refs() {
+        let s = json!({"$defs": {"a b": {"type": "string"}, "n": {"$anchor": "num", "type": "number"}}});
+        assert_eq!(
+            resolve_local_ref(&s, "#/$defs/a%20b"),
+            Some(&json!({"type": "string"}))
+        );
+        assert_eq!(
+            resolve_local_ref(&s, "#num").and_then(|v| v.get("type")),
+            Some(&json!("number"))
+        );
+        assert_eq!(resolve_local_ref(&s, "#"), Some(&s));
+        assert_eq!(resolve_local_ref(&s, "other.json#/x"), None);
+    }
+
+    #[test]
+    fn finds_remote_refs_but_not_embedded_ids() {
+        let s = json!({
+            "properties": {
+                "a": {"$ref": "https://example.com/a.json"},
+                "b": {"$ref": "urn:local#/x"},
+                "c": {"$ref": "#/$defs/c"}
+            },
+            "$defs": {"local": {"$id": "urn:local", "x": {}}}
+        });
+        let refs = remote_refs(&s);
+        assert_eq!(
+            refs,
+            vec![(
+                "/properties/a/$ref".to_owned(),
+                "https://example.com/a.json".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn phrases_read_as_text() {
+        let mut node = json!({"description": "Days to forecast."});
+        let map = node.as_object_mut().unwrap();
+        append_to_description(
+            map,
+            &[
+                constraint_phrase("minimum", &json!(1)),
+                constraint_phrase("maximum", &json!(7)),
+            ],
+        );
+        assert_eq!(
+            map["description"],
+            json!("Days to forecast. (at least 1; at most 7)")
+        );
+        let mut bare = Map::new();
+        append_to_description(&mut bare, &[constraint_phrase("uniqueItems", &json!(true))]);
+        assert_eq!(bare["description"], json!("Items must be unique"));
+    }
+}

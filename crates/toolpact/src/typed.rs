@@ -1,0 +1,258 @@
+//! Tools defined by Rust types (R9): one declaration gives the schema, the runtime
+//! validation and the static type. Doc comments become descriptions.
+
+use crate::tool::{Annotations, Icon, Tool};
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// A tool whose arguments are a Rust type.
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+/// use toolpact::{TypedTool, Unstructured};
+///
+/// /// Get the weather forecast for a city. Call this when the user asks about the weather.
+/// #[derive(Deserialize, JsonSchema)]
+/// struct GetForecast {
+///     /// City name, such as "Lisbon".
+///     city: String,
+///     /// Number of days, 1 to 7.
+///     days: Option<u8>,
+/// }
+///
+/// struct Forecast;
+/// impl TypedTool for Forecast {
+///     type Input = GetForecast;
+///     type Output = Unstructured;
+///     const NAME: &'static str = "get_forecast";
+/// }
+///
+/// let tool = toolpact::tool_of::<Forecast>().unwrap();
+/// assert_eq!(tool.description.as_deref(), Some("Get the weather forecast for a city. Call this when the user asks about the weather."));
+/// assert_eq!(tool.input_schema["required"], serde_json::json!(["city"]));
+/// ```
+pub trait TypedTool {
+    /// The arguments. Its doc comment is the tool's description unless
+    /// [`TypedTool::description`] gives one; field doc comments describe the properties.
+    type Input: DeserializeOwned + JsonSchema;
+    /// What the tool returns: [`Json<T>`] for structured output with an output schema, or
+    /// [`Unstructured`] for content blocks only.
+    type Output: ToolOutput;
+    /// The tool's name.
+    const NAME: &'static str;
+
+    /// A display title for people.
+    fn title() -> Option<String> {
+        None
+    }
+
+    /// The description; by default the doc comment of [`TypedTool::Input`].
+    fn description() -> Option<String> {
+        None
+    }
+
+    /// Behaviour hints (read-only, destructive, idempotent, open world).
+    fn annotations() -> Option<Annotations> {
+        None
+    }
+
+    /// `_meta`, such as `openai/outputTemplate`.
+    fn meta() -> Option<Map<String, Value>> {
+        None
+    }
+
+    /// Icons.
+    fn icons() -> Option<Vec<Icon>> {
+        None
+    }
+}
+
+/// How a typed tool's output is declared.
+pub trait ToolOutput {
+    /// The output schema, if the tool returns structured content.
+    fn output_schema() -> Option<Value>;
+}
+
+/// Structured output of type `T`: the tool declares `outputSchema` and returns
+/// `structuredContent` (and the same JSON as text, for older clients).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Json<T>(pub T);
+
+impl<T: Serialize + JsonSchema> ToolOutput for Json<T> {
+    fn output_schema() -> Option<Value> {
+        let mut schema = schema_for_with::<T>(SchemaSettings::draft2020_12().for_serialize());
+        if let Value::Object(map) = &mut schema {
+            map.remove("title");
+        }
+        Some(schema)
+    }
+}
+
+/// Output made of content blocks only; no output schema.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unstructured;
+
+impl ToolOutput for Unstructured {
+    fn output_schema() -> Option<Value> {
+        None
+    }
+}
+
+/// Why a Rust type cannot be a tool.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TypedToolError {
+    /// The input type's schema is not an object (tool arguments are always a JSON object).
+    #[error(
+        "the input type {type_name} of tool {tool:?} is not a struct with named fields: its schema is {found}, but tool arguments are always a JSON object"
+    )]
+    NotObject {
+        /// The tool.
+        tool: String,
+        /// The Rust type.
+        type_name: &'static str,
+        /// What its schema is, in short.
+        found: String,
+    },
+}
+
+/// The JSON Schema of `T` as toolpact publishes it: draft 2020-12 without `$schema` (some
+/// clients try to fetch it), no root `title` (the type's name is noise to a model), and
+/// `Option<T>` fields as optional properties of type `T` rather than `["T", "null"]` unions,
+/// which break some clients (Cursor, Gemini).
+pub fn schema_for<T: JsonSchema>() -> Value {
+    schema_for_with::<T>(SchemaSettings::draft2020_12().for_deserialize())
+}
+
+fn schema_for_with<T: JsonSchema>(settings: SchemaSettings) -> Value {
+    let schema = settings
+        .with(|s| s.meta_schema = None)
+        .into_generator()
+        .into_root_schema_for::<T>();
+    let mut value = schema.to_value();
+    strip_optional_null(&mut value, 0);
+    value
+}
+
+/// Removes `null` from the schemas of properties that are not required: a missing property
+/// already means "no value", and a `null` union only invites clients to choke.
+fn strip_optional_null(schema: &mut Value, depth: usize) {
+    if depth > crate::schema::MAX_DEPTH {
+        return;
+    }
+    let Value::Object(map) = schema else { return };
+    let required: Vec<String> = map
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        for (name, prop) in props.iter_mut() {
+            if !required.contains(name) {
+                remove_null(prop);
+            }
+        }
+    }
+    for (key, value) in map.iter_mut() {
+        match key.as_str() {
+            "properties" | "$defs" | "definitions" => {
+                if let Value::Object(children) = value {
+                    for child in children.values_mut() {
+                        strip_optional_null(child, depth + 1);
+                    }
+                }
+            }
+            "items" | "additionalProperties" => strip_optional_null(value, depth + 1),
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                if let Value::Array(children) = value {
+                    for child in children {
+                        strip_optional_null(child, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn remove_null(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    if map.get("default") == Some(&Value::Null) {
+        map.remove("default");
+    }
+    if let Some(Value::Array(types)) = map.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let single = types.remove(0);
+            map.insert("type".to_owned(), single);
+        }
+    }
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
+    let is_null = |b: &Value| b.get("type").and_then(Value::as_str) == Some("null");
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = map.get(key) else {
+            continue;
+        };
+        if !branches.iter().any(is_null) {
+            continue;
+        }
+        let rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
+        if let [single] = rest.as_slice() {
+            map.remove(key);
+            if let Value::Object(branch) = single {
+                for (k, v) in branch {
+                    map.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        } else {
+            map.insert(key.to_owned(), Value::Array(rest));
+        }
+    }
+}
+
+/// The tool a [`TypedTool`] declares.
+pub fn tool_of<T: TypedTool>() -> Result<Tool, TypedToolError> {
+    let mut input_schema = schema_for::<T::Input>();
+    let doc = match &mut input_schema {
+        Value::Object(map) => {
+            map.remove("title");
+            match map.remove("description") {
+                Some(Value::String(d)) => Some(d),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    if input_schema.get("type").and_then(Value::as_str) != Some("object") {
+        let found = match input_schema.get("type") {
+            Some(t) => format!("of type {t}"),
+            None => "not of type \"object\"".to_owned(),
+        };
+        return Err(TypedToolError::NotObject {
+            tool: T::NAME.to_owned(),
+            type_name: std::any::type_name::<T::Input>(),
+            found,
+        });
+    }
+    Ok(Tool {
+        name: T::NAME.to_owned(),
+        title: T::title(),
+        description: T::description().or(doc),
+        input_schema,
+        output_schema: T::Output::output_schema(),
+        annotations: T::annotations(),
+        icons: T::icons(),
+        meta: T::meta(),
+        extra: Map::new(),
+    })
+}
