@@ -489,6 +489,12 @@ fn find_items(
                 path,
                 format!("skipped the Gemini `{key}` tool: it is a built-in tool, not a function"),
             ));
+        } else if let Some(name) = obj.get("name").and_then(Value::as_str) {
+            return Err(format!(
+                "{}: the tool {name:?} has no schema: an MCP tool needs `inputSchema`, an Anthropic tool `input_schema`, \
+                 an OpenAI tool `type: \"function\"` with `parameters`",
+                pointer_of(&path)
+            ));
         } else {
             return Err(format!(
                 "{}: not a tool in any format toolpact reads (an MCP tool has `inputSchema`, an OpenAI tool `type: \"function\"`, \
@@ -565,12 +571,6 @@ fn detect(obj: &Map<String, Value>) -> Option<Format> {
         .iter()
         .any(|k| obj.contains_key(*k))
     {
-        Some(Format::Gemini)
-    } else if obj.contains_key("name")
-        && obj.contains_key("description")
-        && !obj.contains_key("type")
-    {
-        // A declaration with no parameters at all.
         Some(Format::Gemini)
     } else {
         None

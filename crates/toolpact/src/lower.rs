@@ -367,7 +367,16 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                         self.log.push(
                             &kp,
                             LossKind::MovedToDescription,
-                            format!("{} does not support `{key}`; the constraint is stated in the description", p.label),
+                            match (key.as_str(), value) {
+                                ("format", Value::String(f)) => format!(
+                                    "{} does not support `format: {f}`; the format is stated in the description",
+                                    p.label
+                                ),
+                                _ => format!(
+                                    "{} does not support `{key}`; the constraint is stated in the description",
+                                    p.label
+                                ),
+                            },
                         );
                     }
                     Keyword::Drop => {
@@ -407,7 +416,30 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                         ),
                     );
                 }
-                out.insert("properties".to_owned(), json!({}));
+                if p.require_all {
+                    // OpenAI rejects a strict object without `properties`.
+                    if obj.get("additionalProperties") == Some(&Value::Bool(false)) {
+                        self.log.push(
+                            &child_pointer(ptr, "properties"),
+                            LossKind::Rewritten,
+                            format!(
+                                "{} needs `properties` on every object; an empty one is added",
+                                p.label
+                            ),
+                        );
+                    }
+                    out.insert("properties".to_owned(), json!({}));
+                }
+            }
+            if !obj.contains_key("additionalProperties") {
+                self.log.push(
+                    &child_pointer(ptr, "additionalProperties"),
+                    LossKind::Rewritten,
+                    format!(
+                        "{} closes every object: `additionalProperties: false` is added",
+                        p.label
+                    ),
+                );
             }
             out.insert("additionalProperties".to_owned(), Value::Bool(false));
         }
@@ -557,10 +589,16 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 has_null,
             ));
         }
-        let kind = json_type(rest[0]);
-        if rest.iter().any(|v| json_type(v) != kind)
-            || !matches!(kind, "integer" | "number" | "boolean")
-        {
+        let kind = if rest.iter().all(|v| v.is_boolean()) {
+            "boolean"
+        } else if rest.iter().all(|v| json_type(v) == "integer") {
+            "integer"
+        } else if rest.iter().all(|v| v.is_number()) {
+            "number"
+        } else {
+            "mixed"
+        };
+        if kind == "mixed" {
             return Err(self.log.unrepresentable(
                 ptr,
                 format!(
@@ -619,10 +657,17 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
             out.remove("anyOf");
             if let Value::Object(branch) = single {
                 for (k, v) in branch {
-                    if k == "description" && out.contains_key("description") {
-                        continue;
+                    match (k.as_str(), out.get_mut(k), v) {
+                        ("description", Some(Value::String(mine)), Value::String(theirs)) => {
+                            if !mine.contains(theirs.as_str()) {
+                                *mine = format!("{} ({theirs})", mine.trim_end());
+                            }
+                        }
+                        (_, Some(_), _) => {}
+                        (_, None, _) => {
+                            out.insert(k.clone(), v.clone());
+                        }
                     }
-                    out.entry(k.clone()).or_insert_with(|| v.clone());
                 }
             }
         } else {
@@ -743,7 +788,9 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 );
             }
         }
-        out.insert("required".to_owned(), Value::Array(required));
+        if !required.is_empty() || out.contains_key("required") {
+            out.insert("required".to_owned(), Value::Array(required));
+        }
     }
 }
 

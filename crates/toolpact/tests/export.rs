@@ -1,0 +1,219 @@
+//! Every fixture exported to every target, with its loss report (snapshots), and the round
+//! trip import(export(t)) == t wherever the target reports no loss.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests fail loudly on purpose.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use toolpact::{Catalog, ExportOptions, Target, export};
+
+fn variants() -> Vec<(Target, bool)> {
+    let mut v = Vec::new();
+    for target in Target::ALL {
+        v.push((target, false));
+        if target.has_strict_mode() {
+            v.push((target, true));
+        }
+    }
+    v
+}
+
+fn label(target: Target, strict: bool) -> String {
+    if strict {
+        format!("{target} --strict")
+    } else {
+        target.to_string()
+    }
+}
+
+fn read(path: &Path) -> Catalog {
+    let bytes = std::fs::read(path).unwrap();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    Catalog::from_slice(&bytes, &name, None).unwrap()
+}
+
+fn snapshot_all(path: &Path) -> Value {
+    let catalog = read(path);
+    let mut out = serde_json::Map::new();
+    for (target, strict) in variants() {
+        let export = export(catalog.tools(), target, ExportOptions { strict }).unwrap();
+        out.insert(
+            label(target, strict),
+            json!({
+                "payload": export.payload,
+                "losses": export.report.losses.iter().map(|l| json!([l.tool, l.pointer, l.kind, l.message])).collect::<Vec<_>>(),
+                "left_out": export.report.left_out.iter().map(|u| json!([u.tool, u.pointer, u.reason])).collect::<Vec<_>>(),
+            }),
+        );
+    }
+    Value::Object(out)
+}
+
+#[test]
+fn seeds_to_every_target() {
+    insta::glob!("../../../fixtures", "seeds/*.json", |path| {
+        insta::assert_json_snapshot!(snapshot_all(path));
+    });
+}
+
+#[test]
+fn lowering_rules_to_every_target() {
+    insta::glob!("../../../fixtures", "lowering/*.json", |path| {
+        insta::assert_json_snapshot!(snapshot_all(path));
+    });
+}
+
+#[test]
+fn every_input_format_reads_the_same_two_tools() {
+    insta::glob!("../../../fixtures", "formats/*.json", |path| {
+        let catalog = read(path);
+        let names: Vec<&str> = catalog.tools().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["get_forecast", "search_database"],
+            "{}",
+            path.display()
+        );
+        for entry in &catalog.entries {
+            assert!(entry.origin.line > 0 && entry.origin.column > 0);
+            assert!(
+                entry.tool.input_schema.get("type") == Some(&json!("object")),
+                "{}: {}",
+                path.display(),
+                entry.tool.name
+            );
+        }
+        insta::assert_json_snapshot!(json!({
+            "tools": catalog.tools().collect::<Vec<_>>(),
+            "origins": catalog.entries.iter().map(|e| json!([e.format, e.origin])).collect::<Vec<_>>(),
+            "notes": catalog.notes,
+        }));
+    });
+}
+
+/// import(export(t)) == t for every tool the target exported without a single loss.
+#[test]
+fn round_trip_where_nothing_is_lost() {
+    let mut checked = 0;
+    for dir in ["seeds", "lowering", "formats"] {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures")
+            .join(dir);
+        for file in std::fs::read_dir(&base).unwrap() {
+            let path = file.unwrap().path();
+            let catalog = read(&path);
+            for (target, strict) in variants() {
+                let export = export(catalog.tools(), target, ExportOptions { strict }).unwrap();
+                let text = serde_json::to_string(&export.payload).unwrap();
+                let back = Catalog::from_str_named(&text, "payload", None).unwrap_or_else(|e| {
+                    panic!(
+                        "{}: {} payload does not read back: {e}",
+                        path.display(),
+                        label(target, strict)
+                    )
+                });
+                for (index, tool) in catalog.tools().enumerate() {
+                    let lossless = export.report.losses.iter().all(|l| l.index != index)
+                        && export.report.left_out.iter().all(|u| u.index != index);
+                    if !lossless {
+                        continue;
+                    }
+                    let exported = export.names.exported(&tool.name).unwrap();
+                    let again = back.get(exported).unwrap_or_else(|| {
+                        panic!("{exported} missing after {}", label(target, strict))
+                    });
+                    // Strict mode marks the tool strict and may reorder nothing else; the
+                    // contract must come back the same.
+                    assert_eq!(
+                        &again.tool,
+                        tool,
+                        "{}: {} changed through {}",
+                        path.display(),
+                        tool.name,
+                        label(target, strict)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 100,
+        "only {checked} lossless exports were checked"
+    );
+}
+
+#[test]
+fn renamed_tools_map_back_to_their_original_names() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/lowering/name-dotted.json");
+    let catalog = read(&path);
+    let export = export(
+        catalog.tools(),
+        Target::OpenAiChat,
+        ExportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        export.names.original("admin_tools_list"),
+        Some("admin.tools.list")
+    );
+    assert_eq!(
+        export.names.exported("admin.tools.list"),
+        Some("admin_tools_list")
+    );
+    let names: Vec<&str> = export
+        .payload
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"admin_tools_list"));
+}
+
+#[test]
+fn collisions_after_rewriting_are_refused() {
+    let tools: Catalog = [
+        toolpact::Tool::new("admin.list", "List admins.", json!({"type": "object"})),
+        toolpact::Tool::new(
+            "admin_list",
+            "List admins again.",
+            json!({"type": "object"}),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let export = export(
+        tools.tools(),
+        Target::OpenAiResponses,
+        ExportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(export.payload.as_array().unwrap().len(), 1);
+    assert_eq!(export.report.left_out.len(), 1);
+    assert_eq!(export.report.left_out[0].tool, "admin_list");
+    assert!(
+        export.report.left_out[0]
+            .reason
+            .contains("collides with the tool \"admin.list\"")
+    );
+    // MCP accepts both names as they are.
+    let mcp = export_mcp(&tools);
+    assert_eq!(mcp["tools"].as_array().unwrap().len(), 2);
+}
+
+fn export_mcp(catalog: &Catalog) -> Value {
+    export(catalog.tools(), Target::Mcp, ExportOptions::default())
+        .unwrap()
+        .payload
+}
+
+#[test]
+fn strict_is_refused_where_the_target_has_none() {
+    let catalog: Catalog = std::iter::empty().collect();
+    for target in [Target::Mcp, Target::Gemini, Target::GeminiJson] {
+        let err = export(catalog.tools(), target, ExportOptions { strict: true }).unwrap_err();
+        assert!(err.to_string().contains("has no strict mode"));
+    }
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Interop check: export every fixture to every target with the release `toolpact`
+# binary and validate the JSON with the official provider Python SDKs
+# (see check_exports.py). Needs python3 (CPython 3.11), cargo, and PyPI only.
+#
+#   scripts/interop/run.sh [extra check_exports.py options, e.g. -v or --target mcp]
+#
+# Exit status is check_exports.py's: 0 all checks passed, 1 some failed, 2 bad usage.
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "$script_dir/../.." && pwd)"
+cd "$repo_root"
+
+python="${PYTHON:-python3}"
+venv="target/interop-venv"
+requirements="scripts/interop/requirements.txt"
+stamp="$venv/.requirements.sha256"
+
+want_hash="$(sha256sum "$requirements" | cut -d' ' -f1)"
+have_hash="$(cat "$stamp" 2>/dev/null || true)"
+if [[ ! -x "$venv/bin/python" || "$want_hash" != "$have_hash" ]]; then
+    echo "interop: setting up $venv" >&2
+    rm -rf "$venv"
+    mkdir -p target
+    "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    echo "$want_hash" >"$stamp"
+fi
+
+cargo build --release --quiet -p toolpact-cli
+binary="${CARGO_TARGET_DIR:-target}/release/toolpact"
+
+fixture_dirs=()
+for dir in fixtures/seeds fixtures/lowering fixtures/formats; do
+    if [[ -d "$dir" ]]; then
+        fixture_dirs+=("$dir")
+    else
+        echo "interop: skipping $dir (not present)" >&2
+    fi
+done
+
+exec "$venv/bin/python" scripts/interop/check_exports.py "$binary" "$@" "${fixture_dirs[@]}"
