@@ -135,7 +135,15 @@ impl Report<'_> {
                 .map_or_else(String::new, |o| format!("{o}: "))
         };
         for note in &self.catalog.notes {
-            writeln!(out, "{}: note: {}", note.origin, note.message)?;
+            let tool = note
+                .tool
+                .as_deref()
+                .map_or_else(String::new, |t| format!("{t} "));
+            writeln!(
+                out,
+                "{}: {tool}{}: note: {}",
+                note.origin, note.origin.pointer, note.message
+            )?;
         }
         for loss in &self.export.report.losses {
             writeln!(

@@ -27,8 +27,10 @@ pub enum Format {
     /// MCP `Tool` objects.
     Mcp,
     /// OpenAI Responses API function tools.
+    #[serde(rename = "openai-responses")]
     OpenAiResponses,
     /// OpenAI Chat Completions function tools.
+    #[serde(rename = "openai-chat")]
     OpenAiChat,
     /// Anthropic Messages API tools.
     Anthropic,
@@ -164,10 +166,16 @@ pub enum ImportError {
         message: String,
     },
     /// Valid JSON, but no tools in any known format.
-    #[error("{file}: {message}")]
+    #[error("{file}:{line}:{column}: {message}{}", if pointer.is_empty() { String::new() } else { format!(" (at {pointer})") })]
     NotTools {
         /// File name.
         file: String,
+        /// Line of the value that is not a tool list.
+        line: usize,
+        /// Column of that value.
+        column: usize,
+        /// JSON pointer of that value.
+        pointer: String,
         /// What was found instead.
         message: String,
     },
@@ -259,14 +267,27 @@ impl Catalog {
         format: Option<Format>,
     ) -> Result<Catalog, ImportError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim().is_empty() {
+            return Err(ImportError::Json {
+                file: file.to_owned(),
+                line: 1,
+                column: 1,
+                message: "the input is empty; expected JSON with tool definitions".to_owned(),
+            });
+        }
         let doc: Value = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
         let mut catalog = Catalog::new();
         let mut skipped = Vec::new();
-        let found =
-            find_items(&doc, format, &mut skipped).map_err(|message| ImportError::NotTools {
+        let found = find_items(&doc, format, &mut skipped).map_err(|(path, message)| {
+            let at = origins(text, file, &[path.as_slice()]).remove(0);
+            ImportError::NotTools {
                 file: file.to_owned(),
+                line: at.line,
+                column: at.column,
+                pointer: at.pointer,
                 message,
-            })?;
+            }
+        })?;
         let mut paths: Vec<&[Seg]> = found.iter().map(|f| f.path.as_slice()).collect();
         paths.extend(skipped.iter().map(|(p, _)| p.as_slice()));
         let origins = origins(text, file, &paths);
@@ -385,10 +406,11 @@ fn json_error(file: &str, e: &serde_json::Error) -> ImportError {
             .map_or(raw.as_str(), |(m, _)| m);
         format!("not valid JSON: {text}")
     };
+    // serde_json reports column 0 at the very end of the input; columns here count from 1.
     ImportError::Json {
         file: file.to_owned(),
-        line: e.line(),
-        column: e.column(),
+        line: e.line().max(1),
+        column: e.column().max(1),
         message,
     }
 }
@@ -407,7 +429,7 @@ fn find_items(
     doc: &Value,
     forced: Option<Format>,
     skipped: &mut Vec<(Vec<Seg>, String)>,
-) -> Result<Vec<Found>, String> {
+) -> Result<Vec<Found>, (Vec<Seg>, String)> {
     let mut found = Vec::new();
     let list_path: Vec<Seg> = match doc {
         Value::Array(_) => Vec::new(),
@@ -421,8 +443,9 @@ fn find_items(
             {
                 vec![Seg::Key("result".to_owned()), Seg::Key("tools".to_owned())]
             } else if let Some(error) = obj.get("error").filter(|_| obj.contains_key("jsonrpc")) {
-                return Err(format!(
-                    "the document is a JSON-RPC error response, not a tool list: {error}"
+                return Err((
+                    Vec::new(),
+                    format!("the document is a JSON-RPC error response, not a tool list: {error}"),
                 ));
             } else if gemini_declarations(obj).is_some() {
                 collect_gemini(obj, Vec::new(), &mut found);
@@ -435,27 +458,29 @@ fn find_items(
                 });
                 return Ok(found);
             } else {
-                return Err(NOT_TOOLS.to_owned());
+                return Err((Vec::new(), NOT_TOOLS.to_owned()));
             }
         }
         _ => {
-            return Err(format!(
-                "{NOT_TOOLS}; found a JSON {}",
-                crate::lower::json_type(doc)
+            return Err((
+                Vec::new(),
+                format!("{NOT_TOOLS}; found a JSON {}", crate::lower::json_type(doc)),
             ));
         }
     };
     let Some(Value::Array(items)) = lookup(doc, &list_path) else {
-        return Err(NOT_TOOLS.to_owned());
+        return Err((Vec::new(), NOT_TOOLS.to_owned()));
     };
     for (i, item) in items.iter().enumerate() {
         let mut path = list_path.clone();
         path.push(Seg::Index(i));
         let Some(obj) = item.as_object() else {
-            return Err(format!(
-                "{}: expected a tool (a JSON object), found a JSON {}",
-                pointer_of(&path),
-                crate::lower::json_type(item)
+            return Err((
+                path,
+                format!(
+                    "expected a tool (a JSON object), found a JSON {}",
+                    crate::lower::json_type(item)
+                ),
             ));
         };
         if gemini_declarations(obj).is_some() {
@@ -490,16 +515,18 @@ fn find_items(
                 format!("skipped the Gemini `{key}` tool: it is a built-in tool, not a function"),
             ));
         } else if let Some(name) = obj.get("name").and_then(Value::as_str) {
-            return Err(format!(
-                "{}: the tool {name:?} has no schema: an MCP tool needs `inputSchema`, an Anthropic tool `input_schema`, \
-                 an OpenAI tool `type: \"function\"` with `parameters`",
-                pointer_of(&path)
+            return Err((
+                path,
+                format!(
+                    "the tool {name:?} has no schema: an MCP tool needs `inputSchema`, an Anthropic tool `input_schema`, \
+                 an OpenAI tool `type: \"function\"` with `parameters`"
+                ),
             ));
         } else {
-            return Err(format!(
-                "{}: not a tool in any format toolpact reads (an MCP tool has `inputSchema`, an OpenAI tool `type: \"function\"`, \
-                 an Anthropic tool `input_schema`, a Gemini tool `functionDeclarations`)",
-                pointer_of(&path)
+            return Err((
+                path,
+                "not a tool in any format toolpact reads (an MCP tool has `inputSchema`, an OpenAI tool `type: \"function\"`, \
+                 an Anthropic tool `input_schema`, a Gemini tool `functionDeclarations`)".to_owned(),
             ));
         }
     }
@@ -653,17 +680,19 @@ fn origins(text: &str, file: &str, paths: &[&[Seg]]) -> Vec<Origin> {
     let mut order: Vec<usize> = (0..paths.len()).collect();
     order.sort_by_key(|&i| offsets[i]);
     let mut positions = vec![(1, 1); paths.len()];
-    let (mut line, mut line_start, mut scanned) = (1usize, 0usize, 0usize);
+    // One forward pass over the text, however many tools sit on one (minified) line.
+    let (mut line, mut column, mut scanned) = (1usize, 1usize, 0usize);
     for i in order {
         let target = offsets[i];
-        for (pos, byte) in text.as_bytes()[scanned..target].iter().enumerate() {
-            if *byte == b'\n' {
+        for ch in text[scanned..target].chars() {
+            if ch == '\n' {
                 line += 1;
-                line_start = scanned + pos + 1;
+                column = 1;
+            } else {
+                column += 1;
             }
         }
         scanned = target;
-        let column = text[line_start..target].chars().count() + 1;
         positions[i] = (line, column);
     }
     paths

@@ -19,6 +19,7 @@ pub mod schema;
 pub mod target;
 pub mod tool;
 pub mod typed;
+pub mod validate;
 
 pub use catalog::{Catalog, Entry, Format, ImportError, ImportNote, Origin};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};

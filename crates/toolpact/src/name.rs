@@ -42,7 +42,11 @@ impl fmt::Display for NameProblem {
                 )
             }
             NameProblem::BadChar { ch, index } => {
-                write!(f, "character {ch:?} at position {index} is not allowed")
+                write!(
+                    f,
+                    "character {ch:?} at position {} is not allowed",
+                    index + 1
+                )
             }
             NameProblem::BadStart { ch } => {
                 write!(
