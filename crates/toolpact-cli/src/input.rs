@@ -15,7 +15,8 @@ pub fn read_catalog(files: &[String], format: Option<Format>) -> Result<Catalog>
     Ok(catalog)
 }
 
-fn read_bytes(file: &str) -> Result<Vec<u8>> {
+/// Reads a file (`-` is standard input), refusing inputs larger than toolpact reads.
+pub fn read_bytes(file: &str) -> Result<Vec<u8>> {
     let limit = MAX_INPUT_BYTES as u64;
     if file == "-" {
         let mut bytes = Vec::new();

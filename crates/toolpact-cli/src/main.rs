@@ -4,6 +4,7 @@
 mod convert;
 mod input;
 mod output;
+mod validate;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Convert tool definitions to a provider's format, with a loss report.
     Convert(convert::Args),
+    /// Check tool calls against tool definitions, with errors a model can act on.
+    Validate(validate::Args),
 }
 
 /// How a command ended, mapped to the exit code: 0 clean, 1 findings or tools left out,
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Convert(args) => convert::run(args),
+        Command::Validate(args) => validate::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -10,21 +10,35 @@
 
 #![deny(missing_docs)]
 
+pub mod call;
 pub mod catalog;
+pub mod dispatch;
 pub mod loss;
 mod lower;
 pub mod name;
 pub mod registry;
+mod repair;
+pub mod result;
 pub mod schema;
 pub mod target;
 pub mod tool;
 pub mod typed;
 pub mod validate;
 
+pub use call::{CallError, ToolCall, parse_call, parse_calls};
 pub use catalog::{Catalog, Entry, Format, ImportError, ImportNote, Origin};
+pub use dispatch::{
+    CallContext, Cancellation, Checked, DispatchOptions, Dispatched, Handler, Outcome, ToolError,
+    render,
+};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
 pub use name::{NameProblem, NameRule};
 pub use registry::{Registered, Registry, RegistryError, SchemaProblem};
+pub use repair::Repair;
+pub use result::{Content, ToolResult};
 pub use target::{Export, ExportError, ExportOptions, NameMap, Target, export};
 pub use tool::{Annotations, Icon, Tool};
-pub use typed::{Json, ToolOutput, TypedTool, TypedToolError, Unstructured, schema_for, tool_of};
+pub use typed::{
+    Json, ToolOutput, TypedHandler, TypedTool, TypedToolError, Unstructured, schema_for, tool_of,
+};
+pub use validate::{ArgumentError, ArgumentErrorKind, ArgumentErrors};

@@ -1,13 +1,15 @@
 //! The central list (R17): every tool once, each schema compiled when it is registered.
 
 use crate::catalog::Catalog;
+use crate::dispatch::{Handler, Typed};
 use crate::schema::{MAX_DEPTH, depth, remote_refs};
 use crate::target::{self, Export, ExportError, ExportOptions, Target};
 use crate::tool::Tool;
-use crate::typed::{TypedTool, TypedToolError};
+use crate::typed::{TypedHandler, TypedTool, TypedToolError};
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Why a tool cannot be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,6 +39,9 @@ pub enum RegistryError {
     /// A typed tool's Rust type does not give an object schema.
     #[error(transparent)]
     Typed(#[from] TypedToolError),
+    /// No tool has this name.
+    #[error("no tool is named {0:?}")]
+    UnknownTool(String),
 }
 
 /// What is wrong with a schema.
@@ -68,13 +73,23 @@ pub enum SchemaProblem {
     Invalid(String),
 }
 
-/// A tool with its compiled schemas.
-#[derive(Debug)]
+/// A tool with its compiled schemas and, once set, its handler.
 pub struct Registered {
     tool: Tool,
     source: String,
     input: Validator,
     output: Option<Validator>,
+    handler: Option<Arc<dyn Handler>>,
+}
+
+impl std::fmt::Debug for Registered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registered")
+            .field("tool", &self.tool.name)
+            .field("source", &self.source)
+            .field("handler", &self.handler.is_some())
+            .finish()
+    }
 }
 
 impl Registered {
@@ -97,6 +112,11 @@ impl Registered {
     pub fn output_validator(&self) -> Option<&Validator> {
         self.output.as_ref()
     }
+
+    /// The handler, once one is set.
+    pub fn handler(&self) -> Option<&Arc<dyn Handler>> {
+        self.handler.as_ref()
+    }
 }
 
 /// Every tool of a server or harness, once.
@@ -104,6 +124,10 @@ impl Registered {
 pub struct Registry {
     tools: Vec<Registered>,
     index: HashMap<String, usize>,
+    /// Names rewritten for a provider (`admin_tools_list` for `admin.tools.list`), so that a
+    /// call under the exported name finds the tool. The first tool to claim an alias keeps it,
+    /// as export does.
+    aliases: HashMap<String, usize>,
 }
 
 impl Registry {
@@ -162,19 +186,96 @@ impl Registry {
         };
         let i = self.tools.len();
         self.index.insert(tool.name.clone(), i);
+        for rule in [
+            crate::name::MCP,
+            crate::name::OPENAI,
+            crate::name::ANTHROPIC,
+            crate::name::GEMINI,
+        ] {
+            if let Some(alias) = rule.rewrite(&tool.name) {
+                if alias != tool.name {
+                    self.aliases.entry(alias).or_insert(i);
+                }
+            }
+        }
         self.tools.push(Registered {
             tool,
             source,
             input,
             output,
+            handler: None,
         });
         Ok(&self.tools[i])
     }
 
-    /// Registers a tool defined by a Rust type.
+    /// Registers a tool defined by a Rust type, without a handler.
     pub fn register_typed<T: TypedTool>(&mut self) -> Result<&Registered, RegistryError> {
         let tool = crate::typed::tool_of::<T>()?;
         self.register_from(tool, format!("type {}", std::any::type_name::<T>()))
+    }
+
+    /// Registers a typed tool with its implementation.
+    pub fn register_handler<T>(&mut self, handler: T) -> Result<&Registered, RegistryError>
+    where
+        T: TypedHandler,
+        T::Input: Send,
+        T::Output: Send,
+    {
+        let tool = crate::typed::tool_of::<T>()?;
+        let name = tool.name.clone();
+        self.register_from(tool, format!("type {}", std::any::type_name::<T>()))?;
+        self.set_handler(&name, Typed(Arc::new(handler)))?;
+        self.get(&name).ok_or(RegistryError::UnknownTool(name))
+    }
+
+    /// Sets the handler of a registered tool (replacing any earlier one).
+    pub fn set_handler(&mut self, name: &str, handler: impl Handler) -> Result<(), RegistryError> {
+        let &i = self
+            .index
+            .get(name)
+            .ok_or_else(|| RegistryError::UnknownTool(name.to_owned()))?;
+        self.tools[i].handler = Some(Arc::new(handler));
+        Ok(())
+    }
+
+    pub(crate) fn get_alias(&self, name: &str) -> Option<&Registered> {
+        self.aliases.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// Checks that the registry is coherent, for a test suite to assert (R24): every tool has
+    /// a handler, and every target exports every tool (no name collision after rewriting, no
+    /// schema a target cannot express, strict variants included). Schemas were compiled at
+    /// registration. Returns every problem found.
+    pub fn check_coherence(&self) -> Result<(), Vec<String>> {
+        let mut problems = Vec::new();
+        for r in &self.tools {
+            if r.handler.is_none() {
+                problems.push(format!(
+                    "tool {:?} ({}) has no handler",
+                    r.tool.name, r.source
+                ));
+            }
+        }
+        for target in Target::ALL {
+            let mut variants = vec![false];
+            if target.has_strict_mode() {
+                variants.push(true);
+            }
+            for strict in variants {
+                let Ok(export) = self.export(target, ExportOptions { strict }) else {
+                    continue;
+                };
+                let mode = if strict { " --strict" } else { "" };
+                for left in export.report.left_out {
+                    problems.push(format!("{target}{mode} cannot export {}", left));
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
     }
 
     /// A registry holding every tool of a catalog; fails on the first tool that cannot be

@@ -1,6 +1,8 @@
 //! Tools defined by Rust types (R9): one declaration gives the schema, the runtime
 //! validation and the static type. Doc comments become descriptions.
 
+use crate::dispatch::{CallContext, ToolError};
+use crate::result::{Content, ToolResult};
 use crate::tool::{Annotations, Icon, Tool};
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -71,10 +73,12 @@ pub trait TypedTool {
     }
 }
 
-/// How a typed tool's output is declared.
+/// How a typed tool's output is declared, and how a value of it becomes a result.
 pub trait ToolOutput {
     /// The output schema, if the tool returns structured content.
     fn output_schema() -> Option<Value>;
+    /// The result sent back for this output; `Err` says why it cannot be serialized.
+    fn into_result(self) -> Result<ToolResult, String>;
 }
 
 /// Structured output of type `T`: the tool declares `outputSchema` and returns
@@ -90,16 +94,54 @@ impl<T: Serialize + JsonSchema> ToolOutput for Json<T> {
         }
         Some(schema)
     }
+
+    fn into_result(self) -> Result<ToolResult, String> {
+        serde_json::to_value(self.0)
+            .map(ToolResult::structured)
+            .map_err(|e| format!("the output cannot be serialized: {e}"))
+    }
 }
 
-/// Output made of content blocks only; no output schema.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Unstructured;
+/// Output made of content blocks only (text, images, links); no output schema.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Unstructured(pub Vec<Content>);
 
 impl ToolOutput for Unstructured {
     fn output_schema() -> Option<Value> {
         None
     }
+
+    fn into_result(self) -> Result<ToolResult, String> {
+        Ok(ToolResult {
+            content: self.0,
+            ..ToolResult::default()
+        })
+    }
+}
+
+/// Plain text output.
+impl ToolOutput for String {
+    fn output_schema() -> Option<Value> {
+        None
+    }
+
+    fn into_result(self) -> Result<ToolResult, String> {
+        Ok(ToolResult::text(self))
+    }
+}
+
+/// A typed tool with its implementation: registered with
+/// [`Registry::register_handler`](crate::Registry::register_handler), it is dispatched with
+/// arguments already validated against the full schema and deserialized into
+/// [`TypedTool::Input`].
+pub trait TypedHandler: TypedTool + Send + Sync + 'static {
+    /// Runs the tool. Return [`ToolError::for_model`] for a failure the model should read
+    /// (an unknown id, a business rule), [`ToolError::internal`] for anything else.
+    fn call(
+        &self,
+        input: Self::Input,
+        ctx: CallContext,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
 }
 
 /// Why a Rust type cannot be a tool.

@@ -90,6 +90,7 @@ impl fmt::Display for ArgumentError {
 
 /// Every problem with one call's arguments, in report order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
 pub struct ArgumentErrors {
     /// The errors: missing, then wrong types, then constraints, then unknown properties.
     pub errors: Vec<ArgumentError>,

@@ -1,0 +1,355 @@
+//! Tool calls in every provider's shape, read into one neutral [`ToolCall`].
+//!
+//! A call whose arguments are not a JSON object (a Chat `arguments` string that does not
+//! parse, say) is still a call: it keeps its id and name, so the model gets an error result
+//! it can act on. Nothing becomes `{}` by accident.
+
+use crate::catalog::Format;
+use crate::lower::json_type;
+use crate::target;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// One tool call, as the model proposed it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCall {
+    /// The shape it arrived in; results go back in the same provider's shape.
+    pub format: Format,
+    /// The provider's call id (`call_…`, `toolu_…`, Gemini's optional id), echoed in the result.
+    pub id: Option<String>,
+    /// The tool name as the model sent it (possibly a name rewritten at export).
+    pub name: String,
+    /// The arguments, or why they are not a JSON object.
+    pub arguments: Result<Value, String>,
+}
+
+/// Why a value is not a tool call at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CallError {
+    /// The text is not JSON.
+    #[error("{line}:{column}: not valid JSON: {message}")]
+    Json {
+        /// Line of the error.
+        line: usize,
+        /// Column of the error.
+        column: usize,
+        /// What the parser found.
+        message: String,
+    },
+    /// Valid JSON, but not a call in any shape toolpact reads.
+    #[error("{pointer}: {message}")]
+    NotACall {
+        /// Where, in the document.
+        pointer: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl CallError {
+    pub(crate) fn not_a_call(pointer: &str, message: impl Into<String>) -> Self {
+        CallError::NotACall {
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Reads arguments sent as a JSON string (OpenAI): malformed JSON or a non-object is an
+/// error the model can read, never an empty object.
+pub(crate) fn arguments_from_string(text: &str) -> Result<Value, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => arguments_from_value(value),
+        Err(e) => Err(format!(
+            "the arguments are not valid JSON ({e}); send the arguments as one JSON object"
+        )),
+    }
+}
+
+/// Arguments must be a JSON object.
+pub(crate) fn arguments_from_value(value: Value) -> Result<Value, String> {
+    if value.is_object() {
+        Ok(value)
+    } else {
+        Err(format!(
+            "the arguments must be a JSON object with one key per parameter, not {} {}",
+            if json_type(&value) == "array" || json_type(&value) == "integer" {
+                "an"
+            } else {
+                "a"
+            },
+            json_type(&value)
+        ))
+    }
+}
+
+pub(crate) fn string_field(
+    obj: &Map<String, Value>,
+    key: &str,
+    pointer: &str,
+) -> Result<String, CallError> {
+    match obj.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(CallError::not_a_call(
+            pointer,
+            format!("`{key}` must be a string, found {}", json_type(other)),
+        )),
+        None => Err(CallError::not_a_call(
+            pointer,
+            format!("the call has no `{key}`"),
+        )),
+    }
+}
+
+/// Reads one call, detecting its shape (or using `format` when given). `pointer` names the
+/// call's place in a larger document for error messages.
+pub fn parse_call(
+    value: &Value,
+    format: Option<Format>,
+    pointer: &str,
+) -> Result<ToolCall, CallError> {
+    let Some(obj) = value.as_object() else {
+        return Err(CallError::not_a_call(
+            pointer,
+            format!("a tool call is a JSON object, found {}", json_type(value)),
+        ));
+    };
+    let format = match format.or_else(|| detect(obj)) {
+        Some(f) => f,
+        None => {
+            return Err(CallError::not_a_call(
+                pointer,
+                "not a tool call in any shape toolpact reads: an OpenAI Responses `function_call` item, a Chat `tool_calls` \
+                 entry, an Anthropic `tool_use` block, a Gemini `functionCall` part, or MCP `tools/call` params",
+            ));
+        }
+    };
+    match format {
+        Format::OpenAiResponses => target::openai::parse_call_responses(obj, pointer),
+        Format::OpenAiChat => target::openai::parse_call_chat(obj, pointer),
+        Format::Anthropic => target::anthropic::parse_call(obj, pointer),
+        Format::Gemini => target::gemini::parse_call(obj, pointer),
+        Format::Mcp => target::mcp::parse_call(obj, pointer),
+    }
+}
+
+fn detect(obj: &Map<String, Value>) -> Option<Format> {
+    match obj.get("type").and_then(Value::as_str) {
+        Some("function_call") => return Some(Format::OpenAiResponses),
+        Some("tool_use") => return Some(Format::Anthropic),
+        _ => {}
+    }
+    if obj.get("function").is_some_and(Value::is_object) {
+        Some(Format::OpenAiChat)
+    } else if obj.contains_key("functionCall")
+        || obj.contains_key("function_call")
+        || obj.contains_key("args")
+    {
+        Some(Format::Gemini)
+    } else if obj.get("method").and_then(Value::as_str) == Some("tools/call")
+        || (obj.contains_key("name") && !obj.contains_key("type"))
+    {
+        Some(Format::Mcp)
+    } else {
+        None
+    }
+}
+
+/// Reads every call in a document: one call, a JSON array of calls, JSON lines (one call per
+/// line), or a message that holds calls (a Chat assistant message with `tool_calls`, an
+/// Anthropic message with `tool_use` blocks, a Gemini content with `functionCall` parts, a
+/// Responses `output` array).
+pub fn parse_calls(text: &str, format: Option<Format>) -> Result<Vec<ToolCall>, CallError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(CallError::not_a_call(
+            "",
+            "the input is empty; expected a tool call as JSON",
+        ));
+    }
+    match serde_json::from_str::<Value>(trimmed) {
+        Ok(doc) => calls_in(&doc, format, ""),
+        Err(first_error) => {
+            // JSON lines: each non-empty line one call.
+            let mut calls = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let value: Value = serde_json::from_str(line).map_err(|e| CallError::Json {
+                    line: i + 1,
+                    column: e.column().max(1),
+                    message: e
+                        .to_string()
+                        .rsplit_once(" at line ")
+                        .map_or(e.to_string(), |(m, _)| m.to_owned()),
+                })?;
+                calls.extend(calls_in(&value, format, &format!("line {}", i + 1))?);
+            }
+            if calls.is_empty() {
+                return Err(CallError::Json {
+                    line: first_error.line().max(1),
+                    column: first_error.column().max(1),
+                    message: first_error.to_string(),
+                });
+            }
+            Ok(calls)
+        }
+    }
+}
+
+fn calls_in(
+    doc: &Value,
+    format: Option<Format>,
+    pointer: &str,
+) -> Result<Vec<ToolCall>, CallError> {
+    let at = |key: &str, i: usize| format!("{pointer}/{key}/{i}");
+    match doc {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| parse_call(item, format, &format!("{pointer}/{i}")))
+            .collect(),
+        Value::Object(obj) => {
+            if let Some(Value::Array(calls)) = obj.get("tool_calls") {
+                return calls
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| parse_call(c, Some(Format::OpenAiChat), &at("tool_calls", i)))
+                    .collect();
+            }
+            if let Some(Value::Array(blocks)) =
+                obj.get("content").filter(|_| obj.contains_key("role"))
+            {
+                return blocks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+                    .map(|(i, b)| parse_call(b, Some(Format::Anthropic), &at("content", i)))
+                    .collect();
+            }
+            if let Some(Value::Array(parts)) = obj.get("parts") {
+                return parts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| {
+                        p.get("functionCall").is_some() || p.get("function_call").is_some()
+                    })
+                    .map(|(i, p)| parse_call(p, Some(Format::Gemini), &at("parts", i)))
+                    .collect();
+            }
+            if let Some(Value::Array(items)) = obj.get("output") {
+                return items
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, item)| {
+                        item.get("type").and_then(Value::as_str) == Some("function_call")
+                    })
+                    .map(|(i, item)| {
+                        parse_call(item, Some(Format::OpenAiResponses), &at("output", i))
+                    })
+                    .collect();
+            }
+            parse_call(doc, format, pointer).map(|c| vec![c])
+        }
+        other => Err(CallError::not_a_call(
+            pointer,
+            format!("a tool call is a JSON object, found {}", json_type(other)),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_shape_reads_into_one_call() {
+        let shapes = [
+            (
+                json!({"type": "function_call", "call_id": "call_1", "name": "get_forecast", "arguments": "{\"city\":\"Lisbon\"}"}),
+                Format::OpenAiResponses,
+            ),
+            (
+                json!({"id": "call_1", "type": "function", "function": {"name": "get_forecast", "arguments": "{\"city\":\"Lisbon\"}"}}),
+                Format::OpenAiChat,
+            ),
+            (
+                json!({"type": "tool_use", "id": "call_1", "name": "get_forecast", "input": {"city": "Lisbon"}}),
+                Format::Anthropic,
+            ),
+            (
+                json!({"functionCall": {"id": "call_1", "name": "get_forecast", "args": {"city": "Lisbon"}}}),
+                Format::Gemini,
+            ),
+            (
+                json!({"name": "get_forecast", "arguments": {"city": "Lisbon"}}),
+                Format::Mcp,
+            ),
+            (
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_forecast", "arguments": {"city": "Lisbon"}}}),
+                Format::Mcp,
+            ),
+        ];
+        for (value, format) in shapes {
+            let call = parse_call(&value, None, "").unwrap();
+            assert_eq!(call.format, format, "{value}");
+            assert_eq!(call.name, "get_forecast");
+            assert_eq!(call.arguments, Ok(json!({"city": "Lisbon"})));
+            if format != Format::Mcp {
+                assert_eq!(call.id.as_deref(), Some("call_1"));
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_argument_strings_are_errors_never_empty_objects() {
+        let value = json!({"id": "call_9", "type": "function", "function": {"name": "get_forecast", "arguments": "{\"city\": \"Lisbon\""}});
+        let call = parse_call(&value, None, "").unwrap();
+        assert_eq!(call.id.as_deref(), Some("call_9"));
+        let err = call.arguments.unwrap_err();
+        assert!(
+            err.starts_with("the arguments are not valid JSON (EOF while parsing an object"),
+            "{err}"
+        );
+        let call = parse_call(
+            &json!({"type": "function_call", "call_id": "c", "name": "x", "arguments": "[1]"}),
+            None,
+            "",
+        )
+        .unwrap();
+        assert!(call.arguments.unwrap_err().contains("not an array"));
+        let call = parse_call(
+            &json!({"type": "function_call", "call_id": "c", "name": "x", "arguments": ""}),
+            None,
+            "",
+        )
+        .unwrap();
+        assert!(call.arguments.is_err());
+    }
+
+    #[test]
+    fn messages_and_json_lines_hold_several_calls() {
+        let chat = json!({"role": "assistant", "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "x", "arguments": "{}"}},
+            {"id": "b", "type": "function", "function": {"name": "y", "arguments": "{}"}}
+        ]});
+        assert_eq!(parse_calls(&chat.to_string(), None).unwrap().len(), 2);
+        let lines = "{\"name\": \"x\", \"arguments\": {}}\n\n{\"name\": \"y\"}\n";
+        let calls = parse_calls(lines, None).unwrap();
+        assert_eq!(
+            calls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+            ["x", "y"]
+        );
+        assert_eq!(calls[1].arguments, Ok(json!({})));
+        assert!(matches!(
+            parse_calls("{\"name\": ", None),
+            Err(CallError::Json { .. })
+        ));
+        assert!(matches!(
+            parse_calls("[1]", None),
+            Err(CallError::NotACall { .. })
+        ));
+    }
+}

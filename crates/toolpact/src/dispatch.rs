@@ -1,0 +1,509 @@
+//! The call loop (R20): a call in any provider's shape → the tool it names (original or
+//! rewritten name) → arguments validated against the full original schema → the handler, with
+//! a time limit, cancellation and panic isolation → output validated → a result the model can
+//! read, in the provider's shape.
+//!
+//! No runtime is required: [`Registry::dispatch`] is a future that any executor can drive, and
+//! [`Registry::dispatch_blocking`] drives it on the current thread.
+
+use crate::call::ToolCall;
+use crate::catalog::Format;
+use crate::registry::{Registered, Registry};
+use crate::repair::{Repair, repair};
+use crate::result::ToolResult;
+use crate::typed::{ToolOutput, TypedHandler};
+use crate::validate::{ArgumentErrors, DEFAULT_MESSAGE_LIMIT, check};
+use futures::FutureExt;
+use futures::future::{BoxFuture, Either, select};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// A flag a handler checks to stop early; set when the call's time limit passes.
+#[derive(Debug, Clone, Default)]
+pub struct Cancellation(Arc<AtomicBool>);
+
+impl Cancellation {
+    /// Whether the call has been cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Cancels the call.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What a handler knows besides its arguments.
+#[derive(Clone, Default)]
+pub struct CallContext {
+    /// Set when the call should stop (time limit reached).
+    pub cancellation: Cancellation,
+    /// The provider's call id.
+    pub call_id: Option<String>,
+    /// Data the server attaches to every call, such as the authenticated user. The model never
+    /// provides it (R12).
+    pub data: Option<Arc<dyn Any + Send + Sync>>,
+}
+
+impl CallContext {
+    /// The attached data, if it is a `T`.
+    pub fn data<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.data.as_deref().and_then(|d| d.downcast_ref::<T>())
+    }
+}
+
+impl std::fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("cancelled", &self.cancellation.is_cancelled())
+            .field("call_id", &self.call_id)
+            .field("data", &self.data.is_some())
+            .finish()
+    }
+}
+
+/// A failure inside a handler.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolError {
+    /// A failure the model should read and can act on (an unknown id, a business rule).
+    #[error("{0}")]
+    ForModel(String),
+    /// Anything else: logged with its details; the model reads a generic message.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ToolError {
+    /// A failure the model reads as it is.
+    pub fn for_model(message: impl Into<String>) -> Self {
+        ToolError::ForModel(message.into())
+    }
+
+    /// A failure whose details go to the log only.
+    pub fn internal(message: impl Into<String>) -> Self {
+        ToolError::Internal(message.into())
+    }
+}
+
+/// A tool implementation over JSON arguments.
+pub trait Handler: Send + Sync + 'static {
+    /// Runs the tool with arguments that already passed the tool's schema.
+    fn call(
+        &self,
+        arguments: Value,
+        ctx: CallContext,
+    ) -> BoxFuture<'static, Result<ToolResult, ToolError>>;
+}
+
+impl<F, Fut> Handler for F
+where
+    F: Fn(Value, CallContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<ToolResult, ToolError>> + Send + 'static,
+{
+    fn call(
+        &self,
+        arguments: Value,
+        ctx: CallContext,
+    ) -> BoxFuture<'static, Result<ToolResult, ToolError>> {
+        Box::pin(self(arguments, ctx))
+    }
+}
+
+/// Adapts a [`TypedHandler`] to JSON: deserializes the arguments, serializes the output.
+pub(crate) struct Typed<T>(pub(crate) Arc<T>);
+
+impl<T> Handler for Typed<T>
+where
+    T: TypedHandler,
+    T::Input: Send,
+    T::Output: Send,
+{
+    fn call(
+        &self,
+        arguments: Value,
+        ctx: CallContext,
+    ) -> BoxFuture<'static, Result<ToolResult, ToolError>> {
+        let handler = Arc::clone(&self.0);
+        Box::pin(async move {
+            let input: T::Input = serde_json::from_value(arguments).map_err(|e| {
+                ToolError::internal(format!(
+                    "arguments passed the published schema but do not fit the Rust type {}: {e}; \
+                     the schema and the type have drifted apart",
+                    std::any::type_name::<T::Input>()
+                ))
+            })?;
+            let output = handler.call(input, ctx).await?;
+            output.into_result().map_err(ToolError::internal)
+        })
+    }
+}
+
+/// How to dispatch.
+#[derive(Clone)]
+pub struct DispatchOptions {
+    /// The most a handler may take; past it the call is cancelled and the model reads a
+    /// time-out error.
+    pub time_limit: Duration,
+    /// Repair the usual model slips (a JSON-encoded string where an object, array, number or
+    /// boolean belongs; `"10"` for an integer), re-validate, and record each repair in the
+    /// result's `_meta`. Off by default.
+    pub lenient: bool,
+    /// How many argument errors a message lists before "and K more".
+    pub message_limit: usize,
+    /// Data attached to every call's [`CallContext`].
+    pub data: Option<Arc<dyn Any + Send + Sync>>,
+}
+
+impl Default for DispatchOptions {
+    fn default() -> Self {
+        DispatchOptions {
+            time_limit: Duration::from_secs(60),
+            lenient: false,
+            message_limit: DEFAULT_MESSAGE_LIMIT,
+            data: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for DispatchOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DispatchOptions")
+            .field("time_limit", &self.time_limit)
+            .field("lenient", &self.lenient)
+            .field("message_limit", &self.message_limit)
+            .finish()
+    }
+}
+
+/// How a dispatch ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// The handler ran and its output conforms.
+    Ok,
+    /// No tool has this name (in MCP, a protocol error `-32602`).
+    UnknownTool {
+        /// The closest known names.
+        suggestions: Vec<String>,
+    },
+    /// The arguments are not a JSON object (malformed JSON string, say).
+    MalformedArguments,
+    /// The arguments break the schema.
+    InvalidArguments {
+        /// The errors, in report order.
+        errors: ArgumentErrors,
+    },
+    /// The tool has no handler.
+    NoHandler,
+    /// The handler returned an error.
+    HandlerError,
+    /// The handler panicked; the registry keeps serving.
+    Panicked,
+    /// The handler took longer than the time limit and was cancelled.
+    TimedOut,
+    /// The handler's output breaks its own output schema; it was not sent.
+    InvalidOutput,
+}
+
+/// The result of one dispatch: the provider-neutral result, how it ended, and the repairs
+/// lenient mode made.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Dispatched {
+    /// The tool's original name, when the call named a known tool.
+    pub tool: Option<String>,
+    /// The result for the model.
+    pub result: ToolResult,
+    /// How it ended.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// Repairs made in lenient mode.
+    pub repairs: Vec<Repair>,
+}
+
+impl Dispatched {
+    fn new(tool: Option<&str>, result: ToolResult, outcome: Outcome) -> Self {
+        Dispatched {
+            tool: tool.map(str::to_owned),
+            result,
+            outcome,
+            repairs: Vec::new(),
+        }
+    }
+
+    /// Whether MCP wants this as a JSON-RPC error rather than a tool result: only an unknown
+    /// tool (MCP 2025-11-25, SEP-1303: argument errors are tool results the model can fix).
+    pub fn is_protocol_error(&self) -> bool {
+        matches!(self.outcome, Outcome::UnknownTool { .. })
+    }
+
+    /// The result in the shape of the provider the call came from.
+    pub fn render(&self, call: &ToolCall) -> Value {
+        render(call, &self.result)
+    }
+}
+
+/// The latest MCP protocol version toolpact renders for.
+pub const LATEST_MCP_VERSION: &str = "2026-07-28";
+
+/// A result in the shape of the provider `call` came from: Responses `function_call_output`,
+/// Chat `role: "tool"` message, Anthropic `tool_result` block, Gemini `functionResponse` part,
+/// or MCP `CallToolResult` (with `resultType`, as in the latest protocol version).
+pub fn render(call: &ToolCall, result: &ToolResult) -> Value {
+    let id = call.id.as_deref().unwrap_or_default();
+    match call.format {
+        Format::OpenAiResponses => crate::target::openai::render_responses(id, result),
+        Format::OpenAiChat => crate::target::openai::render_chat(id, result),
+        Format::Anthropic => crate::target::anthropic::render_result(id, result),
+        Format::Gemini => {
+            crate::target::gemini::render_result(call.id.as_deref(), &call.name, result)
+        }
+        Format::Mcp => crate::target::mcp::render_result(result, LATEST_MCP_VERSION),
+    }
+}
+
+/// An MCP `CallToolResult` for a given protocol version (`resultType` from 2026-07-28 on).
+pub fn render_mcp(result: &ToolResult, protocol_version: &str) -> Value {
+    crate::target::mcp::render_result(result, protocol_version)
+}
+
+/// What the validation half of dispatch found, without running anything.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Checked {
+    /// The tool's original name, when the call named a known tool.
+    pub tool: Option<String>,
+    /// `Ok` when the arguments are valid; otherwise why not.
+    pub outcome: Outcome,
+    /// The arguments after lenient repairs (the call's own when none were made).
+    pub arguments: Option<Value>,
+    /// Repairs made in lenient mode.
+    pub repairs: Vec<Repair>,
+    /// The message for the model when the call is not valid.
+    pub message: Option<String>,
+}
+
+impl Registry {
+    /// The tool a call names: its original name, or a name rewritten for a provider.
+    pub fn resolve(&self, name: &str) -> Option<&Registered> {
+        self.get(name).or_else(|| self.get_alias(name))
+    }
+
+    /// Checks a call without running it: known tool, arguments a JSON object, arguments valid
+    /// against the full original schema (after lenient repairs, when asked).
+    pub fn check_call(&self, call: &ToolCall, options: &DispatchOptions) -> Checked {
+        let Some(registered) = self.resolve(&call.name) else {
+            let suggestions = self.closest_names(&call.name);
+            let hint = if suggestions.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " Did you mean {}?",
+                    suggestions
+                        .iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            return Checked {
+                tool: None,
+                outcome: Outcome::UnknownTool { suggestions },
+                arguments: None,
+                repairs: Vec::new(),
+                message: Some(format!("Unknown tool: {}.{hint}", call.name)),
+            };
+        };
+        let name = registered.tool().name.as_str();
+        let arguments = match &call.arguments {
+            Ok(arguments) => arguments,
+            Err(why) => {
+                return Checked {
+                    tool: Some(name.to_owned()),
+                    outcome: Outcome::MalformedArguments,
+                    arguments: None,
+                    repairs: Vec::new(),
+                    message: Some(format!("Cannot call {name}: {why}.")),
+                };
+            }
+        };
+        let schema = &registered.tool().input_schema;
+        let validator = registered.input_validator();
+        let (arguments, repairs) = if options.lenient && !validator.is_valid(arguments) {
+            repair(validator, schema, arguments.clone())
+        } else {
+            (arguments.clone(), Vec::new())
+        };
+        match check(validator, schema, &arguments) {
+            Ok(()) => Checked {
+                tool: Some(name.to_owned()),
+                outcome: Outcome::Ok,
+                arguments: Some(arguments),
+                repairs,
+                message: None,
+            },
+            Err(errors) => Checked {
+                tool: Some(name.to_owned()),
+                message: Some(errors.message(name, options.message_limit)),
+                outcome: Outcome::InvalidArguments { errors },
+                arguments: None,
+                repairs,
+            },
+        }
+    }
+
+    /// Dispatches one call. Never fails: every problem becomes an error result the model can
+    /// read, and the registry keeps serving.
+    pub async fn dispatch(&self, call: &ToolCall, options: &DispatchOptions) -> Dispatched {
+        let checked = self.check_call(call, options);
+        let tool = checked.tool.as_deref();
+        if checked.outcome != Outcome::Ok {
+            let message = checked.message.unwrap_or_default();
+            let mut dispatched = Dispatched::new(tool, ToolResult::error(message), checked.outcome);
+            dispatched.repairs = checked.repairs;
+            return dispatched;
+        }
+        let (Some(registered), Some(arguments)) = (self.resolve(&call.name), checked.arguments)
+        else {
+            return Dispatched::new(
+                tool,
+                ToolResult::error("Internal error."),
+                Outcome::NoHandler,
+            );
+        };
+        let name = registered.tool().name.clone();
+        let Some(handler) = registered.handler() else {
+            tracing::error!(tool = %name, "tool has no handler");
+            return Dispatched::new(
+                Some(&name),
+                ToolResult::error(format!("{name} is not available right now.")),
+                Outcome::NoHandler,
+            );
+        };
+        let ctx = CallContext {
+            cancellation: Cancellation::default(),
+            call_id: call.id.clone(),
+            data: options.data.clone(),
+        };
+        let cancellation = ctx.cancellation.clone();
+        let run = AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind();
+        let timer = futures_timer::Delay::new(options.time_limit);
+        let (mut result, outcome) = match select(Box::pin(run), timer).await {
+            Either::Left((Ok(Ok(result)), _)) => (result, Outcome::Ok),
+            Either::Left((Ok(Err(ToolError::ForModel(message))), _)) => {
+                (ToolResult::error(message), Outcome::HandlerError)
+            }
+            Either::Left((Ok(Err(ToolError::Internal(details))), _)) => {
+                tracing::error!(tool = %name, error = %details, "tool failed");
+                (
+                    ToolResult::error(format!(
+                        "{name} failed with an internal error. Try again later."
+                    )),
+                    Outcome::HandlerError,
+                )
+            }
+            Either::Left((Err(panic), _)) => {
+                let details = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "non-string panic payload".to_owned());
+                tracing::error!(tool = %name, panic = %details, "tool panicked");
+                (
+                    ToolResult::error(format!(
+                        "{name} failed with an internal error. Try again later."
+                    )),
+                    Outcome::Panicked,
+                )
+            }
+            Either::Right(((), _)) => {
+                cancellation.cancel();
+                tracing::warn!(tool = %name, limit = ?options.time_limit, "tool timed out");
+                (
+                    ToolResult::error(format!(
+                        "{name} did not finish within {} and was stopped. Try again, perhaps with a narrower request.",
+                        human_duration(options.time_limit)
+                    )),
+                    Outcome::TimedOut,
+                )
+            }
+        };
+        let mut outcome = outcome;
+        if outcome == Outcome::Ok && !result.is_error {
+            if let Some(problem) = output_problem(registered, &result) {
+                tracing::error!(tool = %name, problem = %problem, "tool output breaks its output schema; not sent");
+                result = ToolResult::error(format!(
+                    "{name} failed with an internal error. Try again later."
+                ));
+                outcome = Outcome::InvalidOutput;
+            }
+        }
+        if !checked.repairs.is_empty() {
+            result
+                .meta
+                .insert("toolpact/repairs".to_owned(), json!(checked.repairs));
+        }
+        let mut dispatched = Dispatched::new(Some(&name), result, outcome);
+        dispatched.repairs = checked.repairs;
+        dispatched
+    }
+
+    /// [`Registry::dispatch`] on the current thread, for callers without an executor.
+    pub fn dispatch_blocking(&self, call: &ToolCall, options: &DispatchOptions) -> Dispatched {
+        futures::executor::block_on(self.dispatch(call, options))
+    }
+
+    /// Up to three known names closest to `name`.
+    fn closest_names(&self, name: &str) -> Vec<String> {
+        let wanted = name.to_ascii_lowercase();
+        let mut scored: Vec<(f64, &str)> = self
+            .tools()
+            .map(|t| {
+                (
+                    strsim::normalized_levenshtein(&wanted, &t.name.to_ascii_lowercase()),
+                    t.name.as_str(),
+                )
+            })
+            .filter(|(score, _)| *score >= 0.4)
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored
+            .into_iter()
+            .take(3)
+            .map(|(_, n)| n.to_owned())
+            .collect()
+    }
+}
+
+/// Why a successful result may not be sent: a tool with an output schema must return
+/// conforming structured content (MCP 2025-06-18 and later).
+fn output_problem(registered: &Registered, result: &ToolResult) -> Option<String> {
+    let validator = registered.output_validator()?;
+    let Some(structured) = &result.structured else {
+        return Some(
+            "the tool declares an output schema but returned no structured content".to_owned(),
+        );
+    };
+    let errors: Vec<String> = validator
+        .iter_errors(structured)
+        .take(5)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    if errors.is_empty() {
+        None
+    } else {
+        Some(errors.join("; "))
+    }
+}
+
+fn human_duration(d: Duration) -> String {
+    if d.as_secs() >= 1 && d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{} ms", d.as_millis())
+    }
+}
