@@ -279,7 +279,8 @@ pub struct Checked {
     pub tool: Option<String>,
     /// `Ok` when the arguments are valid; otherwise why not.
     pub outcome: Outcome,
-    /// The arguments after lenient repairs (the call's own when none were made).
+    /// The arguments after lenient repairs; `None` when none were made (the call's own
+    /// arguments stand).
     pub arguments: Option<Value>,
     /// Repairs made in lenient mode.
     pub repairs: Vec<Repair>,
@@ -333,16 +334,18 @@ impl Registry {
         };
         let schema = &registered.tool().input_schema;
         let validator = registered.input_validator();
-        let (arguments, repairs) = if options.lenient && !validator.is_valid(arguments) {
-            repair(validator, schema, arguments.clone())
+        // The valid path borrows the call's arguments: no copy unless lenient mode repairs.
+        let (repaired, repairs) = if options.lenient && !validator.is_valid(arguments) {
+            let (fixed, repairs) = repair(validator, schema, arguments.clone());
+            (Some(fixed), repairs)
         } else {
-            (arguments.clone(), Vec::new())
+            (None, Vec::new())
         };
-        match check(validator, schema, &arguments) {
+        match check(validator, schema, repaired.as_ref().unwrap_or(arguments)) {
             Ok(()) => Checked {
                 tool: Some(name.to_owned()),
                 outcome: Outcome::Ok,
-                arguments: Some(arguments),
+                arguments: repaired,
                 repairs,
                 message: None,
             },
@@ -367,8 +370,12 @@ impl Registry {
             dispatched.repairs = checked.repairs;
             return dispatched;
         }
-        let (Some(registered), Some(arguments)) = (self.resolve(&call.name), checked.arguments)
-        else {
+        let arguments = match (checked.arguments, &call.arguments) {
+            (Some(repaired), _) => Some(repaired),
+            (None, Ok(own)) => Some(own.clone()),
+            (None, Err(_)) => None,
+        };
+        let (Some(registered), Some(arguments)) = (self.resolve(&call.name), arguments) else {
             return Dispatched::new(
                 tool,
                 ToolResult::error("Internal error."),
