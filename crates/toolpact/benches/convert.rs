@@ -393,7 +393,7 @@ fn convert(c: &mut Criterion) {
     }
 
     let mut group = c.benchmark_group("convert_250_tools");
-    // Every iteration takes milliseconds: equal-sized samples keep the run short.
+    // Every iteration takes 10 ms or more: equal-sized samples keep the run short.
     group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Bytes(bytes.len() as u64));
 
@@ -423,7 +423,7 @@ fn convert(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    // Eleven benchmarks of a few milliseconds each: about a minute in all on two cores.
+    // Eleven benchmarks of 10 to 150 ms per iteration: about a minute in all on two cores.
     config = Criterion::default()
         .sample_size(20)
         .warm_up_time(Duration::from_secs(1))

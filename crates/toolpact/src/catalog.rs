@@ -275,7 +275,7 @@ impl Catalog {
                 message: "the input is empty; expected JSON with tool definitions".to_owned(),
             });
         }
-        let doc: Value = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        let mut doc: Value = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
         let mut catalog = Catalog::new();
         let mut skipped = Vec::new();
         let found = find_items(&doc, format, &mut skipped).map_err(|(path, message)| {
@@ -292,14 +292,20 @@ impl Catalog {
         paths.extend(skipped.iter().map(|(p, _)| p.as_slice()));
         let origins = origins(text, file, &paths);
         for (item, origin) in found.iter().zip(&origins) {
-            let value = lookup(&doc, &item.path);
-            let imported = value
-                .and_then(Value::as_object)
-                .ok_or_else(|| ItemError {
+            // Each item is moved out of the document, not copied: a catalog can be large.
+            let value = lookup_mut(&mut doc, &item.path).map(Value::take);
+            let name = value
+                .as_ref()
+                .and_then(|v| v.get("name"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            let imported = match value {
+                Some(Value::Object(obj)) => import_item(obj, item.format),
+                _ => Err(ItemError {
                     pointer: String::new(),
                     message: "a tool must be a JSON object".to_owned(),
-                })
-                .and_then(|obj| import_item(obj, item.format));
+                }),
+            };
             match imported {
                 Ok((tool, notes)) => {
                     for (pointer, message) in notes {
@@ -318,7 +324,6 @@ impl Catalog {
                     });
                 }
                 Err(e) => {
-                    let name = value.and_then(|v| v.get("name")).and_then(Value::as_str);
                     let message = match name {
                         Some(name) => format!("tool {name:?}: {}", e.message),
                         None => e.message,
@@ -413,6 +418,13 @@ fn json_error(file: &str, e: &serde_json::Error) -> ImportError {
         column: e.column().max(1),
         message,
     }
+}
+
+fn lookup_mut<'v>(doc: &'v mut Value, path: &[Seg]) -> Option<&'v mut Value> {
+    path.iter().try_fold(doc, |v, seg| match seg {
+        Seg::Key(k) => v.get_mut(k),
+        Seg::Index(i) => v.get_mut(i),
+    })
 }
 
 fn lookup<'v>(doc: &'v Value, path: &[Seg]) -> Option<&'v Value> {
@@ -604,11 +616,11 @@ fn detect(obj: &Map<String, Value>) -> Option<Format> {
     }
 }
 
-fn import_item(obj: &Map<String, Value>, format: Format) -> target::ImportedTool {
+fn import_item(obj: Map<String, Value>, format: Format) -> target::ImportedTool {
     match format {
         Format::Mcp => import_mcp(obj),
         Format::OpenAiResponses => target::openai::import(
-            obj,
+            &obj,
             &["type", "name", "description", "parameters", "output_schema"],
         ),
         Format::OpenAiChat => match obj.get("function") {
@@ -630,14 +642,13 @@ fn import_item(obj: &Map<String, Value>, format: Format) -> target::ImportedTool
                 message: "an OpenAI Chat tool needs a `function` object".to_owned(),
             }),
         },
-        Format::Anthropic => target::anthropic::import(obj),
-        Format::Gemini => target::gemini::import(obj),
+        Format::Anthropic => target::anthropic::import(&obj),
+        Format::Gemini => target::gemini::import(&obj),
     }
 }
 
-fn import_mcp(obj: &Map<String, Value>) -> target::ImportedTool {
-    let value = Value::Object(obj.clone());
-    let tool: Tool = serde_path_to_error::deserialize(&value).map_err(|e| {
+fn import_mcp(obj: Map<String, Value>) -> target::ImportedTool {
+    let tool: Tool = serde_path_to_error::deserialize(Value::Object(obj)).map_err(|e| {
         let path = e.path().to_string();
         let pointer = if path == "." {
             String::new()
