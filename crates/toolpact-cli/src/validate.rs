@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use std::io::Write;
 use toolpact::dispatch::Outcome as CallOutcome;
-use toolpact::{Checked, DispatchOptions, Registry, ToolCall, parse_call, parse_calls};
+use toolpact::{CallError, Checked, DispatchOptions, Registry, ToolCall, parse_call, parse_calls};
 
 /// Arguments of `toolpact validate`.
 #[derive(Debug, clap::Args)]
@@ -52,7 +52,11 @@ pub fn run(args: Args) -> Result<Outcome> {
             let bytes = read_bytes(file)?;
             let text =
                 String::from_utf8(bytes).with_context(|| format!("{file}: not valid UTF-8"))?;
-            parse_calls(&text, None).map_err(|e| anyhow::anyhow!("{file}: {e}"))?
+            parse_calls(&text, None).map_err(|e| match e {
+                // `FILE:LINE:COLUMN: …`, as convert writes positions.
+                CallError::Json { .. } => anyhow::anyhow!("{file}:{e}"),
+                CallError::NotACall { .. } => anyhow::anyhow!("{file}: {e}"),
+            })?
         }
         (None, Some(tool), Some(arguments)) => {
             let arguments: Value = serde_json::from_str(arguments)

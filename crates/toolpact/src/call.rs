@@ -167,34 +167,39 @@ pub fn parse_calls(text: &str, format: Option<Format>) -> Result<Vec<ToolCall>, 
             "the input is empty; expected a tool call as JSON",
         ));
     }
-    match serde_json::from_str::<Value>(trimmed) {
-        Ok(doc) => calls_in(&doc, format, ""),
-        Err(first_error) => {
-            // JSON lines: each non-empty line one call.
-            let mut calls = Vec::new();
-            for (i, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let value: Value = serde_json::from_str(line).map_err(|e| CallError::Json {
-                    line: i + 1,
-                    column: e.column().max(1),
-                    message: e
-                        .to_string()
-                        .rsplit_once(" at line ")
-                        .map_or(e.to_string(), |(m, _)| m.to_owned()),
-                })?;
-                calls.extend(calls_in(&value, format, &format!("line {}", i + 1))?);
-            }
-            if calls.is_empty() {
-                return Err(CallError::Json {
-                    line: first_error.line().max(1),
-                    column: first_error.column().max(1),
-                    message: first_error.to_string(),
-                });
-            }
-            Ok(calls)
+    let first_error = match serde_json::from_str::<Value>(trimmed) {
+        Ok(doc) => return calls_in(&doc, format, ""),
+        Err(e) => e,
+    };
+    // Not one document: JSON lines, if the first line stands on its own; otherwise the
+    // document is broken where the parser says.
+    let first_line_is_json = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| serde_json::from_str::<Value>(l).is_ok());
+    if !first_line_is_json {
+        return Err(json_error(&first_error, 0));
+    }
+    let mut calls = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
         }
+        let value: Value = serde_json::from_str(line).map_err(|e| json_error(&e, i))?;
+        calls.extend(calls_in(&value, format, &format!("line {}", i + 1))?);
+    }
+    Ok(calls)
+}
+
+/// A parse error, with the line counted from `line_offset` (for JSON lines).
+fn json_error(e: &serde_json::Error, line_offset: usize) -> CallError {
+    let text = e.to_string();
+    CallError::Json {
+        line: e.line().max(1) + line_offset,
+        column: e.column().max(1),
+        message: text
+            .rsplit_once(" at line ")
+            .map_or(text.clone(), |(m, _)| m.to_owned()),
     }
 }
 

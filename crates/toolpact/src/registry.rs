@@ -2,10 +2,12 @@
 
 use crate::catalog::Catalog;
 use crate::dispatch::{Handler, Typed};
-use crate::schema::{MAX_DEPTH, depth, remote_refs};
+use crate::schema::{MAX_DEPTH, depth, refs};
 use crate::target::{self, Export, ExportError, ExportOptions, Target};
 use crate::tool::Tool;
 use crate::typed::{TypedHandler, TypedTool, TypedToolError};
+use jsonschema::ReferencingError;
+use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -353,16 +355,25 @@ pub fn compile(schema: &Value) -> Result<Validator, (String, SchemaProblem)> {
             ));
         }
     };
-    if let Some((pointer, reference)) = remote_refs(schema).into_iter().next() {
-        return Err((pointer, SchemaProblem::RemoteRef(reference)));
-    }
     jsonschema::options()
         .with_draft(draft)
         .offline()
         .should_validate_formats(true)
         .build(schema)
-        .map_err(|e| {
-            let pointer = e.instance_path().to_string();
-            (pointer, SchemaProblem::Invalid(e.to_string()))
+        .map_err(|e| match e.kind() {
+            // The validator resolves references against `$id`s itself, and knows the
+            // meta-schemas; what it would have to fetch is refused, never fetched.
+            ValidationErrorKind::Referencing(ReferencingError::Unretrievable { uri, .. }) => {
+                let pointer = refs(schema)
+                    .into_iter()
+                    .find(|(_, r)| r == uri || uri.ends_with(r.as_str()))
+                    .map(|(p, _)| p)
+                    .unwrap_or_default();
+                (pointer, SchemaProblem::RemoteRef(uri.clone()))
+            }
+            _ => (
+                e.instance_path().to_string(),
+                SchemaProblem::Invalid(e.to_string()),
+            ),
         })
 }

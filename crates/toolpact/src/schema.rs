@@ -139,48 +139,23 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Every `$ref` (and `$dynamicRef`) in `schema` that points outside the document, with the
-/// pointer of the keyword. A reference whose base is an `$id` declared inside the same
-/// schema counts as local.
-pub fn remote_refs(schema: &Value) -> Vec<(String, String)> {
-    let mut ids = Vec::new();
-    collect_ids(schema, 0, &mut ids);
-    let mut out = Vec::new();
-    collect_remote(schema, String::new(), 0, &ids, &mut out);
-    out
-}
-
-fn collect_ids(node: &Value, depth: usize, ids: &mut Vec<String>) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    if let Some(id) = node.get("$id").and_then(Value::as_str) {
-        ids.push(id.trim_end_matches('#').to_owned());
-    }
-    for_each_subschema(node, "", &mut |sub, _| collect_ids(sub, depth + 1, ids));
-}
-
-fn collect_remote(
-    node: &Value,
-    pointer: String,
-    depth: usize,
-    ids: &[String],
-    out: &mut Vec<(String, String)>,
-) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    for key in ["$ref", "$dynamicRef"] {
-        if let Some(reference) = node.get(key).and_then(Value::as_str) {
-            let base = reference.split('#').next().unwrap_or_default();
-            if !is_local_ref(reference) && !ids.iter().any(|id| id == base) {
+/// Every `$ref` and `$dynamicRef` in `schema`, with the pointer of the keyword, in document
+/// order.
+pub fn refs(schema: &Value) -> Vec<(String, String)> {
+    fn walk(node: &Value, pointer: String, depth: usize, out: &mut Vec<(String, String)>) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for key in ["$ref", "$dynamicRef"] {
+            if let Some(reference) = node.get(key).and_then(Value::as_str) {
                 out.push((child_pointer(&pointer, key), reference.to_owned()));
             }
         }
+        for_each_subschema(node, &pointer, &mut |sub, p| walk(sub, p, depth + 1, out));
     }
-    for_each_subschema(node, &pointer, &mut |sub, p| {
-        collect_remote(sub, p, depth + 1, ids, out)
-    });
+    let mut out = Vec::new();
+    walk(schema, String::new(), 0, &mut out);
+    out
 }
 
 /// How deeply `schema` nests, counting only subschemas; stops counting past [`MAX_DEPTH`].
@@ -279,22 +254,24 @@ mod tests {
     }
 
     #[test]
-    fn finds_remote_refs_but_not_embedded_ids() {
+    fn lists_every_reference_with_its_pointer() {
         let s = json!({
             "properties": {
                 "a": {"$ref": "https://example.com/a.json"},
-                "b": {"$ref": "urn:local#/x"},
                 "c": {"$ref": "#/$defs/c"}
             },
-            "$defs": {"local": {"$id": "urn:local", "x": {}}}
+            "$defs": {"c": {"$dynamicRef": "#node"}}
         });
-        let refs = remote_refs(&s);
         assert_eq!(
-            refs,
-            vec![(
-                "/properties/a/$ref".to_owned(),
-                "https://example.com/a.json".to_owned()
-            )]
+            refs(&s),
+            vec![
+                (
+                    "/properties/a/$ref".to_owned(),
+                    "https://example.com/a.json".to_owned()
+                ),
+                ("/properties/c/$ref".to_owned(), "#/$defs/c".to_owned()),
+                ("/$defs/c/$dynamicRef".to_owned(), "#node".to_owned()),
+            ]
         );
     }
 

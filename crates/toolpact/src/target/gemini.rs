@@ -1,0 +1,316 @@
+//! Google Gemini function declarations: `parameters` in the OpenAPI 3.0 subset (`gemini`) or
+//! `parametersJsonSchema` in JSON Schema (`gemini-json`), provider-rules §4.
+
+use super::{drop_unplaced, object, require_object_root};
+use crate::loss::{LossKind, LossLog, Unrepresentable};
+use crate::lower::{Keyword, Lowerer, Profile, Refs};
+use crate::schema::{MAX_DEPTH, child_pointer};
+use crate::tool::Tool;
+use serde_json::{Map, Value, json};
+
+/// Formats the `Schema` proto documents: float and double for NUMBER, int32 and int64 for
+/// INTEGER, enum and date-time for STRING.
+const FORMATS: &[&str] = &["float", "double", "int32", "int64", "enum", "date-time"];
+
+fn keyword(key: &str, value: &Value) -> Keyword {
+    match key {
+        "type" | "title" | "description" | "nullable" | "required" | "minItems" | "maxItems"
+        | "minProperties" | "maxProperties" | "minLength" | "maxLength" | "pattern" | "minimum"
+        | "maximum" | "propertyOrdering" | "default" | "example" => Keyword::Keep,
+        "format" if value.as_str().is_some_and(|f| FORMATS.contains(&f)) => Keyword::Keep,
+        "additionalProperties"
+        | "$schema"
+        | "$id"
+        | "$comment"
+        | "$anchor"
+        | "$dynamicAnchor"
+        | "$vocabulary"
+        | "readOnly"
+        | "writeOnly"
+        | "deprecated"
+        | "contentMediaType"
+        | "contentEncoding" => Keyword::Drop,
+        k if k.starts_with("x-") => Keyword::Drop,
+        _ => Keyword::Describe,
+    }
+}
+
+/// The Gemini Developer API `Schema` proto: no references, no `additionalProperties`, one
+/// type per schema with `nullable`, string enums.
+pub(crate) const PARAMETERS: Profile = Profile {
+    label: "Gemini `parameters`",
+    refs: Refs::InlineAll,
+    allow_recursion: false,
+    one_of_to_any_of: true,
+    merge_all_of: true,
+    close_objects: false,
+    require_all: false,
+    openapi: true,
+    keyword,
+};
+
+/// `{"name", "description", "parameters", "response"}` with OpenAPI-subset schemas.
+pub(crate) fn lower(
+    tool: &Tool,
+    name: &str,
+    log: &mut LossLog<'_>,
+) -> Result<Value, Unrepresentable> {
+    require_object_root(tool, "Gemini", log)?;
+    let parameters = Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
+    let has_properties = parameters
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    if !has_properties && tool.input_schema.get("properties").is_some() {
+        log.push(
+            "/inputSchema/properties",
+            LossKind::Dropped,
+            "Gemini rejects an OBJECT schema with no properties; a tool without parameters has no `parameters`",
+        );
+    }
+    let response = match &tool.output_schema {
+        None => None,
+        Some(schema) => match Lowerer::new(&PARAMETERS, schema, log).lower("/outputSchema") {
+            Ok(lowered) => Some(lowered),
+            Err(problem) => {
+                log.push(
+                    "/outputSchema",
+                    LossKind::Dropped,
+                    format!(
+                        "the output schema has no Gemini form ({}); `response` is left out",
+                        problem.reason
+                    ),
+                );
+                None
+            }
+        },
+    };
+    drop_unplaced(tool, "Gemini", true, log);
+    Ok(object([
+        ("name", Some(json!(name))),
+        ("description", tool.description.clone().map(Value::String)),
+        ("parameters", has_properties.then_some(parameters)),
+        ("response", response),
+    ]))
+}
+
+/// `{"name", "description", "parametersJsonSchema", "responseJsonSchema"}`: JSON Schema kept.
+pub(crate) fn lower_json(
+    tool: &Tool,
+    name: &str,
+    log: &mut LossLog<'_>,
+) -> Result<Value, Unrepresentable> {
+    require_object_root(tool, "Gemini", log)?;
+    drop_unplaced(tool, "Gemini", true, log);
+    Ok(object([
+        ("name", Some(json!(name))),
+        ("description", tool.description.clone().map(Value::String)),
+        ("parametersJsonSchema", Some(tool.input_schema.clone())),
+        ("responseJsonSchema", tool.output_schema.clone()),
+    ]))
+}
+
+/// Gemini's `tools` value: one `Tool` holding every declaration.
+pub(crate) fn wrap(declarations: Vec<Value>) -> Value {
+    json!([{ "functionDeclarations": declarations }])
+}
+
+/// Reads one function declaration, in the REST spelling (`parametersJsonSchema`) or the
+/// Python SDK's (`parameters_json_schema`).
+pub(crate) fn import(item: &Map<String, Value>) -> super::ImportedTool {
+    let mut notes = Vec::new();
+    let get = |camel: &str, snake: &str| {
+        item.get(camel)
+            .or_else(|| item.get(snake))
+            .filter(|v| !v.is_null())
+    };
+    for key in item.keys() {
+        if !matches!(
+            key.as_str(),
+            "name"
+                | "description"
+                | "parameters"
+                | "parametersJsonSchema"
+                | "parameters_json_schema"
+                | "response"
+                | "responseJsonSchema"
+                | "response_json_schema"
+        ) {
+            notes.push((
+                child_pointer("", key),
+                format!("the Gemini field `{key}` has no place in the contract"),
+            ));
+        }
+    }
+    let input_schema = match (
+        get("parametersJsonSchema", "parameters_json_schema"),
+        item.get("parameters"),
+    ) {
+        (Some(schema), _) => schema.clone(),
+        (None, Some(schema)) if !schema.is_null() => from_openapi(schema, 0),
+        _ => json!({ "type": "object" }),
+    };
+    let output_schema = match (
+        get("responseJsonSchema", "response_json_schema"),
+        item.get("response"),
+    ) {
+        (Some(schema), _) => Some(schema.clone()),
+        (None, Some(schema)) if !schema.is_null() => Some(from_openapi(schema, 0)),
+        _ => None,
+    };
+    let tool = Tool {
+        name: super::string_field(item, "name")?,
+        title: None,
+        description: super::optional_string(item, "description")?,
+        input_schema,
+        output_schema,
+        annotations: None,
+        icons: None,
+        meta: None,
+        extra: Map::new(),
+    };
+    Ok((tool, notes))
+}
+
+/// Turns an OpenAPI-subset schema back into JSON Schema: lower-case types, `nullable` as a
+/// type list, `format: "enum"` values back to numbers or booleans, `example` as `examples`.
+/// This is the inverse of what [`PARAMETERS`] writes, so a round trip gives the schema back.
+fn from_openapi(schema: &Value, depth: usize) -> Value {
+    if depth > MAX_DEPTH {
+        return schema.clone();
+    }
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    let nullable = map.get("nullable") == Some(&Value::Bool(true));
+    let ty = map
+        .get("type")
+        .and_then(Value::as_str)
+        .map(str::to_ascii_lowercase);
+    let enum_of_values = map.get("format").and_then(Value::as_str) == Some("enum")
+        && matches!(ty.as_deref(), Some("integer" | "number" | "boolean"));
+    for (key, value) in map {
+        match key.as_str() {
+            "nullable" => {}
+            "propertyOrdering" | "property_ordering" => {}
+            "type" => {
+                let t = ty.clone().map_or_else(|| value.clone(), Value::String);
+                out.insert(key.clone(), if nullable { json!([t, "null"]) } else { t });
+            }
+            "format" if enum_of_values => {}
+            "enum" if enum_of_values => {
+                let values = value
+                    .as_array()
+                    .map(|vs| {
+                        vs.iter()
+                            .map(|v| match v.as_str().map(serde_json::from_str::<Value>) {
+                                Some(Ok(parsed)) => parsed,
+                                _ => v.clone(),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                out.insert(key.clone(), Value::Array(values));
+            }
+            // The proto's int64 fields travel as JSON strings ("minLength": "2").
+            "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+            | "maxProperties"
+                if value.is_string() =>
+            {
+                let parsed = value.as_str().and_then(|s| s.parse::<u64>().ok());
+                out.insert(
+                    key.clone(),
+                    parsed.map_or_else(|| value.clone(), Value::from),
+                );
+            }
+            "example" => {
+                out.insert("examples".to_owned(), json!([value]));
+            }
+            "properties" => {
+                let props = value
+                    .as_object()
+                    .map(|p| {
+                        p.iter()
+                            .map(|(k, v)| (k.clone(), from_openapi(v, depth + 1)))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                out.insert(key.clone(), Value::Object(props));
+            }
+            "items" => {
+                out.insert(key.clone(), from_openapi(value, depth + 1));
+            }
+            "anyOf" | "any_of" => {
+                let branches = value
+                    .as_array()
+                    .map(|b| b.iter().map(|v| from_openapi(v, depth + 1)).collect())
+                    .unwrap_or_default();
+                out.insert("anyOf".to_owned(), Value::Array(branches));
+            }
+            _ => {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    if nullable && ty.is_none() {
+        if let Some(Value::Array(branches)) = out.get_mut("anyOf") {
+            branches.push(json!({ "type": "null" }));
+        }
+    }
+    Value::Object(out)
+}
+
+/// Reads a `functionCall` part (or a bare `FunctionCall`): `args` is an object, `id` optional.
+pub(crate) fn parse_call(
+    part: &Map<String, Value>,
+    pointer: &str,
+) -> Result<crate::call::ToolCall, crate::call::CallError> {
+    use crate::call::{CallError, arguments_from_value, string_field};
+    let (call, at) = match part
+        .get("functionCall")
+        .or_else(|| part.get("function_call"))
+    {
+        Some(Value::Object(call)) => (call, format!("{pointer}/functionCall")),
+        Some(_) => {
+            return Err(CallError::not_a_call(
+                pointer,
+                "`functionCall` must be an object",
+            ));
+        }
+        None => (part, pointer.to_owned()),
+    };
+    Ok(crate::call::ToolCall {
+        format: crate::catalog::Format::Gemini,
+        id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+        name: string_field(call, "name", &at)?,
+        arguments: match call.get("args") {
+            Some(Value::Null) | None => Ok(json!({})),
+            Some(args) => arguments_from_value(args.clone()),
+        },
+    })
+}
+
+/// A `functionResponse` part: the result under `response.output`, an error under
+/// `response.error` (the response must be an object).
+pub(crate) fn render_result(
+    id: Option<&str>,
+    name: &str,
+    result: &crate::result::ToolResult,
+) -> Value {
+    let response = if result.is_error {
+        json!({ "error": result.text_content() })
+    } else {
+        match &result.structured {
+            Some(value) => json!({ "output": value }),
+            None => json!({ "output": result.text_content() }),
+        }
+    };
+    let mut call = Map::new();
+    if let Some(id) = id {
+        call.insert("id".to_owned(), json!(id));
+    }
+    call.insert("name".to_owned(), json!(name));
+    call.insert("response".to_owned(), response);
+    json!({ "functionResponse": Value::Object(call) })
+}

@@ -1,0 +1,81 @@
+//! MCP: the `tools/list` result, `{"tools": [...]}`, which carries every field of the contract.
+
+use super::require_object_root;
+use crate::loss::{LossLog, Unrepresentable};
+use crate::tool::Tool;
+use serde_json::{Map, Value};
+
+/// An MCP tool is the contract itself; only the name may change (when it breaks SEP-986).
+pub(crate) fn lower(
+    tool: &Tool,
+    name: &str,
+    log: &mut LossLog<'_>,
+) -> Result<Value, Unrepresentable> {
+    require_object_root(tool, "MCP", log)?;
+    let mut value = serde_json::to_value(tool)
+        .map_err(|e| log.unrepresentable("", format!("cannot serialize the tool: {e}")))?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert("name".to_owned(), Value::String(name.to_owned()));
+    }
+    Ok(value)
+}
+
+pub(crate) fn wrap(tools: Vec<Value>) -> Value {
+    let mut map = Map::new();
+    map.insert("tools".to_owned(), Value::Array(tools));
+    Value::Object(map)
+}
+
+/// Reads `tools/call` params `{name, arguments?}`, or a whole JSON-RPC request holding them.
+pub(crate) fn parse_call(
+    obj: &Map<String, Value>,
+    pointer: &str,
+) -> Result<crate::call::ToolCall, crate::call::CallError> {
+    use crate::call::{CallError, arguments_from_value, string_field};
+    let (params, at) = if obj.get("method").and_then(Value::as_str) == Some("tools/call") {
+        match obj.get("params") {
+            Some(Value::Object(p)) => (p, format!("{pointer}/params")),
+            _ => {
+                return Err(CallError::not_a_call(
+                    pointer,
+                    "a tools/call request needs `params`",
+                ));
+            }
+        }
+    } else {
+        (obj, pointer.to_owned())
+    };
+    let id = obj
+        .get("id")
+        .filter(|_| obj.contains_key("jsonrpc"))
+        .map(|id| match id {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+    Ok(crate::call::ToolCall {
+        format: crate::catalog::Format::Mcp,
+        id,
+        name: string_field(params, "name", &at)?,
+        arguments: match params.get("arguments") {
+            Some(Value::Null) | None => Ok(Value::Object(Map::new())),
+            Some(args) => arguments_from_value(args.clone()),
+        },
+    })
+}
+
+/// A `CallToolResult`. From protocol version 2026-07-28 on, results carry `resultType`.
+pub(crate) fn render_result(result: &crate::result::ToolResult, protocol_version: &str) -> Value {
+    let mut value = serde_json::to_value(result).unwrap_or_else(|_| Value::Object(Map::new()));
+    if let Value::Object(map) = &mut value {
+        // `content` is required even when empty.
+        map.entry("content")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if protocol_version >= "2026-07-28" {
+            map.insert(
+                "resultType".to_owned(),
+                Value::String("complete".to_owned()),
+            );
+        }
+    }
+    value
+}
