@@ -1,6 +1,7 @@
 //! The `toolpact` command: convert LLM tool definitions between providers, with a report of
 //! everything a target could not express.
 
+mod check;
 mod convert;
 mod input;
 mod output;
@@ -24,6 +25,15 @@ enum Command {
     Convert(convert::Args),
     /// Check tool calls against tool definitions, with errors a model can act on.
     Validate(validate::Args),
+    /// Lint tool definitions: what models misuse, providers reject, costs too much, or attacks.
+    Check(check::Args),
+    /// List the lint rules.
+    Rules,
+    /// Print one lint rule's documentation.
+    Rule {
+        /// The rule's code (TP001) or name (invalid-name).
+        rule: String,
+    },
 }
 
 /// How a command ended, mapped to the exit code: 0 clean, 1 findings or tools left out,
@@ -41,6 +51,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(args) => convert::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Rules => check::list(),
+        Command::Rule { rule } => check::show(&rule),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

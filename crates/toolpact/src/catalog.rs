@@ -97,6 +97,9 @@ pub struct Origin {
     pub line: usize,
     /// Column, from 1, counted in characters.
     pub column: usize,
+    /// Byte offset of the item in the file, for finding positions inside it.
+    #[serde(skip)]
+    pub offset: usize,
 }
 
 impl fmt::Display for Origin {
@@ -388,6 +391,7 @@ impl FromIterator<Tool> for Catalog {
                     pointer: format!("/tools/{i}"),
                     line: 0,
                     column: 0,
+                    offset: 0,
                 },
                 format: Format::Mcp,
             })
@@ -709,11 +713,13 @@ fn origins(text: &str, file: &str, paths: &[&[Seg]]) -> Vec<Origin> {
     paths
         .iter()
         .zip(positions)
-        .map(|(path, (line, column))| Origin {
+        .zip(&offsets)
+        .map(|((path, (line, column)), &offset)| Origin {
             file: file.to_owned(),
             pointer: pointer_of(path),
             line,
             column,
+            offset,
         })
         .collect()
 }
@@ -762,4 +768,51 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)
+}
+
+/// The line and column (from 1) of the value at `pointer` inside the item read at `origin`
+/// from `text` (the same file's text), or of the deepest part of the pointer that exists.
+/// Only that item is read, so this costs the size of one tool, not of the file.
+pub fn position_in(text: &str, origin: &Origin, pointer: &str) -> (usize, usize) {
+    let fallback = (origin.line, origin.column);
+    let Some(rest) = text.get(origin.offset..) else {
+        return fallback;
+    };
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<&RawValue>();
+    let Some(Ok(mut raw)) = stream.next() else {
+        return fallback;
+    };
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let s = raw.get();
+        let next = if s.starts_with('[') {
+            serde_json::from_str::<Vec<&RawValue>>(s)
+                .ok()
+                .and_then(|items| {
+                    token
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|i| items.get(i).copied())
+                })
+        } else if s.starts_with('{') {
+            serde_json::from_str::<HashMap<String, &RawValue>>(s)
+                .ok()
+                .and_then(|map| map.get(&token).copied())
+        } else {
+            None
+        };
+        match next {
+            Some(next) => raw = next,
+            None => break,
+        }
+    }
+    let at = raw.get().as_ptr() as usize - text.as_ptr() as usize;
+    let between = &text[origin.offset..at];
+    match between.rfind('\n') {
+        None => (origin.line, origin.column + between.chars().count()),
+        Some(nl) => (
+            origin.line + between.matches('\n').count(),
+            between[nl + 1..].chars().count() + 1,
+        ),
+    }
 }

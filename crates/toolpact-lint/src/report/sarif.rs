@@ -1,0 +1,77 @@
+//! SARIF 2.1.0: one run, the enabled rules as the driver's rules, one result per finding.
+
+use super::{Sources, position};
+use crate::rules::ALL;
+use crate::{Report, Severity};
+use serde_json::{Value, json};
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+pub(super) fn render(report: &Report, sources: &Sources) -> String {
+    let rules: Vec<Value> = ALL
+        .iter()
+        .map(|r| {
+            let m = r.meta();
+            json!({
+                "id": m.code,
+                "name": m.name,
+                "shortDescription": { "text": m.summary() },
+                "fullDescription": { "text": m.summary() },
+                "help": { "text": m.documentation(), "markdown": m.documentation() },
+                "defaultConfiguration": { "level": level(m.severity) },
+                "properties": { "category": m.category.as_str() },
+            })
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let mut result = json!({
+                "ruleId": f.code,
+                "ruleIndex": ALL.iter().position(|r| r.meta().code == f.code).unwrap_or_default(),
+                "level": level(f.severity),
+                "message": { "text": format!("{} Help: {}", f.message, f.help) },
+            });
+            let logical = json!([{
+                "fullyQualifiedName": format!("{}{}", f.tool.as_deref().unwrap_or_default(), f.pointer),
+                "kind": "member",
+            }]);
+            match position(f, sources) {
+                Some((file, line, column)) => {
+                    result["locations"] = json!([{
+                        "physicalLocation": {
+                            "artifactLocation": { "uri": file },
+                            "region": { "startLine": line, "startColumn": column },
+                        },
+                        "logicalLocations": logical,
+                    }]);
+                }
+                None => result["locations"] = json!([{ "logicalLocations": logical }]),
+            }
+            result
+        })
+        .collect();
+    let value = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "toolpact",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "informationUri": "https://github.com/toolpact/toolpact",
+                    "rules": rules,
+                }
+            },
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+}

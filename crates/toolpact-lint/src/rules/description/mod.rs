@@ -1,0 +1,3 @@
+//! Rules about the text the model reads: names, descriptions, property descriptions.
+
+pub mod missing_description;

@@ -1,0 +1,5 @@
+//! Rules about what each provider and client accepts, from the same lowering passes that
+//! `toolpact convert` runs.
+
+pub mod provider_loss;
+pub mod provider_rejects_tool;

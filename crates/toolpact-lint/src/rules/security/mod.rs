@@ -1,0 +1,3 @@
+//! Rules about definitions that attack the model or the user.
+
+pub mod hidden_characters;

@@ -1,0 +1,57 @@
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use serde_json::Value;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that the input schema's root is `{"type": "object"}`.
+    ///
+    /// ## Why is this bad?
+    /// Tool arguments are always a JSON object. MCP requires an object root, and OpenAI,
+    /// Anthropic and Gemini reject anything else ("schema must be a JSON Schema of
+    /// 'type: \"object\"'"). A root `$ref` or `anyOf`, as some generators emit, is rejected too.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"inputSchema": {"type": "string"}}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}
+    /// ```
+    ///
+    /// ## References
+    /// - MCP 2025-11-25, schema.ts `Tool.inputSchema`
+    /// - OpenAI function calling: "schema must be a JSON Schema of 'type: \"object\"'"
+    pub struct InputNotObject {
+        code: "TP003",
+        name: "input-not-object",
+        category: Structure,
+        severity: Error,
+        options: [],
+    }
+}
+
+impl Rule for InputNotObject {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            let found = match tool.input_schema.get("type") {
+                Some(Value::String(t)) if t == "object" => continue,
+                Some(other) => format!("its type is {other}"),
+                None if tool.input_schema.get("$ref").is_some() => "it is a `$ref`".to_owned(),
+                None => "it has no `type`".to_owned(),
+            };
+            out.push(Violation {
+                tool: Some(i),
+                pointer: "/inputSchema".to_owned(),
+                message: format!("the input schema's root must be `\"type\": \"object\"`, but {found}"),
+                help: "wrap the arguments in an object with one property per argument; inline a root `$ref`".to_owned(),
+            });
+        }
+    }
+}
