@@ -126,7 +126,7 @@ pub fn run(args: Args) -> Result<Outcome> {
 /// `toolpact rules`: every rule, one line each.
 pub fn list() -> Result<Outcome> {
     let mut out = std::io::stdout().lock();
-    for rule in toolpact_lint::rules::ALL {
+    for rule in toolpact_lint::rules::all() {
         let m = rule.meta();
         writeln!(
             out,

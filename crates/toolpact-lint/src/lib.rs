@@ -80,7 +80,7 @@ impl Report {
 pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
     let cx = Context::new(catalog, settings);
     let mut findings = Vec::new();
-    for rule in rules::ALL {
+    for rule in rules::all() {
         let meta = rule.meta();
         if !settings.is_enabled(meta) {
             continue;

@@ -14,7 +14,7 @@
 //! ```
 
 use crate::rule::{RuleMeta, Severity};
-use crate::rules::ALL;
+use crate::rules::all;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toolpact::Target;
@@ -71,14 +71,15 @@ impl Default for Settings {
 }
 
 fn find_rule(selector: &str) -> Option<&'static RuleMeta> {
-    ALL.iter()
+    all()
+        .iter()
         .map(|r| r.meta())
         .find(|m| m.code == selector || m.name == selector)
 }
 
 /// Whether a selector names anything: a code, a code prefix (`TP1`), a name or a category.
 fn selector_is_known(selector: &str) -> bool {
-    ALL.iter().map(|r| r.meta()).any(|m| matches(m, selector))
+    all().iter().map(|r| r.meta()).any(|m| matches(m, selector))
 }
 
 fn matches(meta: &RuleMeta, selector: &str) -> bool {

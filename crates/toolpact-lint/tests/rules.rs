@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use toolpact::Catalog;
 use toolpact_lint::report::{OutputFormat, Sources, render};
-use toolpact_lint::rules::ALL;
+use toolpact_lint::rules::all;
 use toolpact_lint::{Category, RuleMeta, Settings, check};
 
 fn fixtures(meta: &RuleMeta) -> (Vec<PathBuf>, Vec<PathBuf>) {
@@ -56,7 +56,7 @@ fn run(meta: &RuleMeta, path: &Path) -> (toolpact_lint::Report, Sources) {
 #[test]
 fn every_rule_has_fixtures_that_trigger_it_and_that_do_not() {
     let mut missing = Vec::new();
-    for rule in ALL {
+    for rule in all() {
         let meta = rule.meta();
         let (invalid, valid) = fixtures(meta);
         if invalid.is_empty() || valid.is_empty() {
@@ -105,7 +105,7 @@ fn every_rule_has_fixtures_that_trigger_it_and_that_do_not() {
 
 #[test]
 fn every_rule_is_documented_in_the_fixed_sections() {
-    for rule in ALL {
+    for rule in all() {
         let meta = rule.meta();
         let doc = meta.documentation();
         for section in [
@@ -130,7 +130,7 @@ fn every_rule_is_documented_in_the_fixed_sections() {
 fn codes_and_names_are_unique_and_follow_the_scheme() {
     let mut codes = HashSet::new();
     let mut names = HashSet::new();
-    for rule in ALL {
+    for rule in all() {
         let m = rule.meta();
         assert!(codes.insert(m.code), "code {} used twice", m.code);
         assert!(names.insert(m.name), "name {} used twice", m.name);
@@ -162,7 +162,7 @@ fn codes_and_names_are_unique_and_follow_the_scheme() {
             m.category
         );
     }
-    let ordered: Vec<&str> = ALL.iter().map(|r| r.meta().code).collect();
+    let ordered: Vec<&str> = all().iter().map(|r| r.meta().code).collect();
     let mut sorted = ordered.clone();
     sorted.sort();
     assert_eq!(ordered, sorted, "the registry lists rules in code order");
@@ -174,7 +174,7 @@ fn every_fixture_folder_belongs_to_a_rule() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         assert!(
-            ALL.iter().any(|r| r.meta().name == name),
+            all().iter().any(|r| r.meta().name == name),
             "tests/fixtures/{name} names no rule"
         );
     }

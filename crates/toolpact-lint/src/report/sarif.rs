@@ -1,7 +1,7 @@
 //! SARIF 2.1.0: one run, the enabled rules as the driver's rules, one result per finding.
 
 use super::{Sources, position};
-use crate::rules::ALL;
+use crate::rules::all;
 use crate::{Report, Severity};
 use serde_json::{Value, json};
 
@@ -14,7 +14,7 @@ fn level(severity: Severity) -> &'static str {
 }
 
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
-    let rules: Vec<Value> = ALL
+    let rules: Vec<Value> = all()
         .iter()
         .map(|r| {
             let m = r.meta();
@@ -35,7 +35,7 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
         .map(|f| {
             let mut result = json!({
                 "ruleId": f.code,
-                "ruleIndex": ALL.iter().position(|r| r.meta().code == f.code).unwrap_or_default(),
+                "ruleIndex": all().iter().position(|r| r.meta().code == f.code).unwrap_or_default(),
                 "level": level(f.severity),
                 "message": { "text": format!("{} Help: {}", f.message, f.help) },
             });
