@@ -1,0 +1,144 @@
+//! The report formats: SARIF validated against the SARIF 2.1.0 schema, JSON with every field
+//! CI tools read, GitHub annotations escaped as the workflow-command syntax wants.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests fail loudly on purpose.
+
+use serde_json::Value;
+use toolpact::Catalog;
+use toolpact_lint::report::{OutputFormat, Sources, render};
+use toolpact_lint::{Settings, check};
+
+/// A catalog with findings of several rules and severities, read from the lint fixtures.
+fn report() -> (toolpact_lint::Report, Sources) {
+    let mut catalog = Catalog::new();
+    let mut sources = Sources::new();
+    for file in [
+        "invalid-name/invalid_spaces_and_slashes.json",
+        "hidden-characters/invalid_tags_zero_width_bidi_ansi.json",
+        "provider-loss/invalid_exclusive_minimum_for_gemini.json",
+    ] {
+        let path = format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        catalog.extend(Catalog::from_str_named(&text, file, None).unwrap());
+        sources.insert(file.to_owned(), text);
+    }
+    (check(&catalog, &Settings::default()), sources)
+}
+
+fn fix_language_patterns(value: &mut Value) -> usize {
+    match value {
+        Value::String(s) if s == "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" => {
+            *s = "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$".to_owned();
+            1
+        }
+        Value::Array(items) => items.iter_mut().map(fix_language_patterns).sum(),
+        Value::Object(map) => map.values_mut().map(fix_language_patterns).sum(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
+    let path = std::env::var("TOOLPACT_SARIF_SCHEMA").unwrap_or_else(|_| {
+        format!(
+            "{}/../../target/sarif-schema/sarif-2.1.0-rtm.5.json",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    });
+    let schema_text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("cannot read the SARIF schema at {path} ({e}); run scripts/fetch-sarif-schema.sh (.ci/run does)")
+    });
+    let mut schema: Value = serde_json::from_str(&schema_text).unwrap();
+    // The published schema has a stray `]` in the pattern of the `language` properties (not a
+    // valid ECMA-262 regular expression, so the validator refuses the schema itself); use the
+    // pattern it means. Nothing toolpact writes sets `language`.
+    assert_eq!(fix_language_patterns(&mut schema), 2);
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft4)
+        .offline()
+        .build(&schema)
+        .unwrap();
+    let (report, sources) = report();
+    assert!(report.findings.len() > 5);
+    let sarif: Value =
+        serde_json::from_str(&render(&report, OutputFormat::Sarif, &sources, false)).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&sarif)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "SARIF output breaks the schema:\n{}",
+        errors.join("\n")
+    );
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), report.findings.len());
+    let first = &results[0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        first["artifactLocation"]["uri"],
+        "invalid-name/invalid_spaces_and_slashes.json"
+    );
+    assert_eq!(first["region"]["startLine"], 3);
+}
+
+#[test]
+fn json_findings_carry_every_field() {
+    let (report, sources) = report();
+    let json: Value =
+        serde_json::from_str(&render(&report, OutputFormat::Json, &sources, false)).unwrap();
+    let findings = json["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), report.findings.len());
+    for f in findings {
+        for key in [
+            "code", "name", "severity", "tool", "pointer", "file", "line", "column", "message",
+            "help",
+        ] {
+            assert!(
+                f.get(key).is_some_and(|v| !v.is_null()),
+                "{key} missing in {f}"
+            );
+        }
+    }
+    assert_eq!(json["summary"]["tools"], 5);
+    assert!(json["summary"]["errors"].as_u64().unwrap() >= 4);
+}
+
+#[test]
+fn github_annotations_escape_properties_and_data() {
+    let (report, sources) = report();
+    let text = render(&report, OutputFormat::Github, &sources, false);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), report.findings.len());
+    assert!(lines[0].starts_with("::error file=invalid-name/invalid_spaces_and_slashes.json,line=3,col=13,title=TP001 invalid-name::"), "{}", lines[0]);
+    assert!(
+        lines.iter().any(|l| l.starts_with("::notice ")),
+        "info findings are notices"
+    );
+    for line in &lines {
+        let (_, message) = line.split_once("::").unwrap().1.split_once("::").unwrap();
+        assert!(!message.contains('\n') && !message.contains('\r'));
+    }
+}
+
+#[test]
+fn text_shows_the_exact_line_with_a_caret() {
+    let (report, sources) = report();
+    let text = render(&report, OutputFormat::Text, &sources, false);
+    assert!(
+        text.contains(
+            "error[TP001]: the tool name \"get weather/today\" breaks the MCP naming rule"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  --> invalid-name/invalid_spaces_and_slashes.json:3:13\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("3 |     \"name\": \"get weather/today\",\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("infos\n"));
+    assert!(!text.contains('\u{1b}'), "no colour unless asked");
+    assert!(render(&report, OutputFormat::Text, &sources, true).contains("\u{1b}[1;31merror"));
+}
