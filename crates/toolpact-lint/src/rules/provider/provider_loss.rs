@@ -1,12 +1,14 @@
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use toolpact::LossKind;
+use toolpact::{Loss, LossKind};
 
 declare_rule! {
     /// ## What it does
     /// Exports the catalog to each configured target, with the same lowering `toolpact
-    /// convert` runs, and reports everything the target could not express as written: a
-    /// keyword dropped, rewritten, inlined or moved into the description, or a name rewritten.
+    /// convert` runs, and reports what the target could not express of the input schema as
+    /// written: a keyword dropped, rewritten or moved into the description. Fields the provider
+    /// has no place for (title, annotations, `_meta`) are left to `toolpact convert`'s report:
+    /// the model does not read them.
     ///
     /// ## Why is this bad?
     /// What a target drops, the model on that provider never sees: a `minimum` that Gemini
@@ -32,6 +34,28 @@ declare_rule! {
     }
 }
 
+/// Whether a loss changes what the model reads about the arguments. Fields the provider has no
+/// place for (title, annotations, `_meta`, output schema) are client-side; `$schema`-style
+/// metadata and inlined references change nothing the model sees; a rewritten name and a kept
+/// but risky construct have rules of their own.
+fn affects_the_model(loss: &Loss) -> bool {
+    if !loss.pointer.starts_with("/inputSchema") {
+        return false;
+    }
+    match loss.kind {
+        LossKind::Inlined | LossKind::Kept | LossKind::Renamed => false,
+        LossKind::Dropped => {
+            let keyword = loss.pointer.rsplit('/').next().unwrap_or_default();
+            // An empty `properties` left out says the same: the tool takes no arguments.
+            !matches!(
+                keyword,
+                "$schema" | "$id" | "$comment" | "$anchor" | "$defs" | "definitions" | "properties"
+            )
+        }
+        LossKind::Rewritten | LossKind::MovedToDescription => true,
+    }
+}
+
 impl Rule for ProviderLoss {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META
@@ -40,10 +64,13 @@ impl Rule for ProviderLoss {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         for export in &cx.exports {
             let target = export.label();
-            for loss in &export.export.report.losses {
-                if loss.kind == LossKind::Kept {
-                    continue;
-                }
+            for loss in export
+                .export
+                .report
+                .losses
+                .iter()
+                .filter(|l| affects_the_model(l))
+            {
                 out.push(Violation {
                     tool: Some(loss.index),
                     pointer: loss.pointer.clone(),
