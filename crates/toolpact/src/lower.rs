@@ -19,6 +19,25 @@ use serde_json::{Map, Value, json};
 /// hostile schema can cause.
 pub(crate) const MAX_NODES: usize = 100_000;
 
+/// Keywords that carry nothing for the model (schema identity, comments, editor hints) and
+/// vendor extensions (`x-…`): a subset target drops them without loss of meaning.
+pub(crate) fn is_metadata(key: &str) -> bool {
+    matches!(
+        key,
+        "$schema"
+            | "$id"
+            | "$comment"
+            | "$anchor"
+            | "$dynamicAnchor"
+            | "$vocabulary"
+            | "readOnly"
+            | "writeOnly"
+            | "deprecated"
+            | "contentMediaType"
+            | "contentEncoding"
+    ) || key.starts_with("x-")
+}
+
 /// What a target does with a keyword the engine does not handle structurally.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Keyword {

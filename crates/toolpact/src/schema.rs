@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 pub const MAX_DEPTH: usize = 128;
 
 /// Keywords whose value is a map from names to subschemas.
-pub(crate) const MAP_KEYWORDS: &[&str] = &[
+pub const MAP_KEYWORDS: &[&str] = &[
     "properties",
     "patternProperties",
     "$defs",
@@ -18,10 +18,10 @@ pub(crate) const MAP_KEYWORDS: &[&str] = &[
 ];
 
 /// Keywords whose value is an array of subschemas.
-pub(crate) const ARRAY_KEYWORDS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+pub const ARRAY_KEYWORDS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
 
 /// Keywords whose value is one subschema (`items` may also be an array, in drafts before 2020-12).
-pub(crate) const SINGLE_KEYWORDS: &[&str] = &[
+pub const SINGLE_KEYWORDS: &[&str] = &[
     "items",
     "additionalProperties",
     "additionalItems",
@@ -54,8 +54,9 @@ pub fn child_pointer(base: &str, token: &str) -> String {
     out
 }
 
-/// Calls `f` with every direct subschema of `node` and its pointer.
-pub(crate) fn for_each_subschema<'v>(
+/// Calls `f` with every direct subschema of `node` and its pointer (`pointer` is the node's
+/// own).
+pub fn for_each_subschema<'v>(
     node: &'v Value,
     pointer: &str,
     f: &mut dyn FnMut(&'v Value, String),

@@ -3,7 +3,7 @@
 
 use super::{drop_unplaced, object, require_object_root};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
-use crate::lower::{Keyword, Lowerer, Profile, Refs};
+use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
 use crate::schema::{MAX_DEPTH, child_pointer};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
@@ -18,19 +18,8 @@ fn keyword(key: &str, value: &Value) -> Keyword {
         | "minProperties" | "maxProperties" | "minLength" | "maxLength" | "pattern" | "minimum"
         | "maximum" | "propertyOrdering" | "default" | "example" => Keyword::Keep,
         "format" if value.as_str().is_some_and(|f| FORMATS.contains(&f)) => Keyword::Keep,
-        "additionalProperties"
-        | "$schema"
-        | "$id"
-        | "$comment"
-        | "$anchor"
-        | "$dynamicAnchor"
-        | "$vocabulary"
-        | "readOnly"
-        | "writeOnly"
-        | "deprecated"
-        | "contentMediaType"
-        | "contentEncoding" => Keyword::Drop,
-        k if k.starts_with("x-") => Keyword::Drop,
+        "additionalProperties" => Keyword::Drop,
+        k if is_metadata(k) => Keyword::Drop,
         _ => Keyword::Describe,
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{ExportOptions, drop_unplaced, object, require_object_root};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
-use crate::lower::{Keyword, Lowerer, Profile, Refs};
+use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
 use crate::schema::{MAX_DEPTH, child_pointer};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
@@ -27,11 +27,7 @@ fn strict_keyword(key: &str, value: &Value) -> Keyword {
         | "multipleOf" | "maximum" | "exclusiveMaximum" | "minimum" | "exclusiveMinimum"
         | "minItems" | "maxItems" => Keyword::Keep,
         "format" if value.as_str().is_some_and(|f| STRICT_FORMATS.contains(&f)) => Keyword::Keep,
-        "$schema" | "$id" | "$comment" | "$anchor" | "$dynamicAnchor" | "$vocabulary"
-        | "readOnly" | "writeOnly" | "deprecated" | "contentMediaType" | "contentEncoding" => {
-            Keyword::Drop
-        }
-        k if k.starts_with("x-") => Keyword::Drop,
+        k if is_metadata(k) => Keyword::Drop,
         _ => Keyword::Describe,
     }
 }
