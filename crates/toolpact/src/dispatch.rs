@@ -397,9 +397,17 @@ impl Registry {
             data: options.data.clone(),
         };
         let cancellation = ctx.cancellation.clone();
-        let run = AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind();
-        let timer = futures_timer::Delay::new(options.time_limit);
-        let (mut result, outcome) = match select(Box::pin(run), timer).await {
+        let mut run = Box::pin(AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind());
+        // Most handlers answer on their first poll: the timer (which wakes a helper thread
+        // when it is created and dropped) is only started for those that do not.
+        let finished = match (&mut run).now_or_never() {
+            Some(done) => Either::Left((done, ())),
+            None => match select(run, futures_timer::Delay::new(options.time_limit)).await {
+                Either::Left((done, _)) => Either::Left((done, ())),
+                Either::Right(((), _)) => Either::Right(((), ())),
+            },
+        };
+        let (mut result, outcome) = match finished {
             Either::Left((Ok(Ok(result)), _)) => (result, Outcome::Ok),
             Either::Left((Ok(Err(ToolError::ForModel(message))), _)) => {
                 (ToolResult::error(message), Outcome::HandlerError)
