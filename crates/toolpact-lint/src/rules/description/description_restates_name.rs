@@ -1,0 +1,107 @@
+use super::words::{FILLER_WORDS, content_words, name_stems};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Finds tool descriptions that say nothing beyond the tool's name and title.
+    ///
+    /// Once stop words ("the", "a", "for") and empty nouns ("data", "information", "tool")
+    /// are removed, every word left is a word of the name, a plural of one, a common synonym
+    /// ("Retrieves" for `get`), or "get" itself.
+    ///
+    /// ## Why is this bad?
+    /// The model already reads the name. A description that repeats it spends tokens and tells
+    /// the model nothing about what the tool returns, which inputs it expects, or when to pick
+    /// it over a neighbour. Saying *when* to call a tool measurably improves tool choice.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"name": "get_weather", "description": "Gets the weather", "inputSchema": {"type": "object"}}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"name": "get_weather", "description": "Current temperature and conditions for a city. Call this when the user asks what the weather is like now; for the days ahead use get_forecast.", "inputSchema": {"type": "object"}}
+    /// ```
+    ///
+    /// ## References
+    /// - Requirement R14: descriptions say when; a description that restates the name says nothing
+    /// - Anthropic, "Define tools": <https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use>
+    pub struct DescriptionRestatesName {
+        code: "TP102",
+        name: "description-restates-name",
+        category: Description,
+        severity: Warning,
+        options: [],
+    }
+}
+
+/// Whether `description` says nothing the words in `known` do not. "Gets" is empty too:
+/// `list_orders` described as "Gets the list of orders" says no more than its name.
+fn restates(description: &str, known: &[String]) -> bool {
+    let words = content_words(description);
+    !words.is_empty()
+        && words
+            .iter()
+            .all(|w| known.contains(w) || w == "get" || FILLER_WORDS.contains(&w.as_str()))
+}
+
+impl Rule for DescriptionRestatesName {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            let Some(description) = tool.description.as_deref().map(str::trim) else {
+                continue;
+            };
+            let mut known = name_stems(&tool.name);
+            for title in [
+                tool.title.as_deref(),
+                tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                known.extend(content_words(title));
+            }
+            if restates(description, &known) {
+                out.push(Violation {
+                    tool: Some(i),
+                    pointer: "/description".to_owned(),
+                    message: format!(
+                        "the description {description:?} only restates the name {:?}",
+                        tool.name
+                    ),
+                    help: "say what the tool returns or changes, for which inputs, and when to call it (\"Call this when the user asks …\")".to_owned(),
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::description::words::name_stems;
+
+    #[test]
+    fn restatements_and_near_misses() {
+        let known = name_stems("get_weather");
+        assert!(restates("Gets the weather", &known));
+        assert!(restates("Retrieves weather data.", &known));
+        assert!(!restates("Gets the weather in a city", &known));
+        assert!(!restates("", &known));
+        assert!(restates("Suggests gifts.", &name_stems("suggest_gifts")));
+        assert!(restates(
+            "Retrieves the list of orders.",
+            &name_stems("list_orders")
+        ));
+        assert!(!restates(
+            "Search for products in the catalog.",
+            &name_stems("search_products")
+        ));
+    }
+}

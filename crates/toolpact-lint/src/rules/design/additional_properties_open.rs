@@ -1,0 +1,97 @@
+use super::walk::{Edge, Facts, Node, object_name, properties, walk};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Finds objects in an input schema that do not set `additionalProperties: false`: the
+    /// root, and every nested object that declares `properties` (in `properties`, `items`,
+    /// `anyOf`/`oneOf` branches and `$defs`).
+    ///
+    /// Objects that set `additionalProperties` to anything (a schema for a map, or `true` on
+    /// purpose) or `unevaluatedProperties` are left alone, as are free-form objects without
+    /// `properties` below the root, branches of `allOf` (there `false` would reject the
+    /// properties of the other branches) and objects composed with `allOf`.
+    ///
+    /// ## Why is this bad?
+    /// An open object lets the model add arguments the tool never declared — `"color": "red"`
+    /// on a forecast — and the call still validates, so the mistake passes silently and the
+    /// handler ignores or misreads it. With `additionalProperties: false`, validation rejects
+    /// the extra field with an error the model can read and correct. Strict modes (OpenAI,
+    /// Anthropic) require it on every object.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": false}
+    /// ```
+    ///
+    /// ## References
+    /// - Requirement R21: extra fields are rejected when `additionalProperties` is `false`
+    /// - Requirement R25: Anthropic strict mode needs `additionalProperties: false`
+    /// - JSON Schema 2020-12 Core, §10.3.2.3 `additionalProperties`
+    pub struct AdditionalPropertiesOpen {
+        code: "TP206",
+        name: "additional-properties-open",
+        category: Design,
+        severity: Info,
+        options: [],
+    }
+}
+
+/// Whether the walk should look at this node as an argument object.
+fn is_checked_object(node: &Node<'_, '_>) -> bool {
+    let schema = node.schema;
+    let Some(obj) = schema.as_object() else {
+        return false;
+    };
+    let declares_object = Facts::of(schema).declares("object");
+    let has_properties = properties(schema).is_some();
+    let checked_edge = matches!(
+        node.edge,
+        Edge::Property | Edge::Items | Edge::Branch | Edge::Definition
+    );
+    let shape = match node.edge {
+        Edge::Root => declares_object || has_properties,
+        _ => checked_edge && has_properties,
+    };
+    shape
+        && !obj.contains_key("additionalProperties")
+        && !obj.contains_key("unevaluatedProperties")
+        && !obj.contains_key("allOf")
+        && !obj.contains_key("$ref")
+}
+
+impl Rule for AdditionalPropertiesOpen {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            walk(&tool.input_schema, "/inputSchema", &mut |node| {
+                if !is_checked_object(node) {
+                    return;
+                }
+                let name = object_name(node);
+                let what = if properties(node.schema).is_some_and(|p| !p.is_empty()) {
+                    "properties it does not declare"
+                } else {
+                    "any arguments"
+                };
+                out.push(Violation {
+                    tool: Some(i),
+                    pointer: node.pointer.to_owned(),
+                    message: format!(
+                        "{name} accepts {what}: `additionalProperties: false` is not set"
+                    ),
+                    help: "add `\"additionalProperties\": false` so that an invented or misspelled field is rejected with an error the model can correct".to_owned(),
+                });
+            });
+        }
+    }
+}

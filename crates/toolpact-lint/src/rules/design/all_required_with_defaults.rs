@@ -1,0 +1,100 @@
+use super::walk::{join_names, object_name, properties, required, resolved, walk};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use toolpact::schema::child_pointer;
+
+declare_rule! {
+    /// ## What it does
+    /// Finds objects whose every property is listed in `required`, although some of them
+    /// declare a `default` — a value the tool could use when the argument is missing.
+    ///
+    /// A required property that accepts `null` is left alone: that is how OpenAI strict mode
+    /// writes an optional field, and the handler applies the default when it receives `null`.
+    ///
+    /// ## Why is this bad?
+    /// `required` tells the model it must supply a value. Forced to fill `limit` or `units`
+    /// when the user said nothing about them, the model invents one — and the invented value
+    /// replaces the sensible default the schema itself declares. Everything required is often
+    /// the work of a converter that marks every field required without making optional ones
+    /// nullable.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"type": "object", "properties": {
+    ///   "city": {"type": "string"},
+    ///   "days": {"type": "integer", "minimum": 1, "maximum": 7, "default": 3}
+    /// }, "required": ["city", "days"]}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"type": "object", "properties": {
+    ///   "city": {"type": "string"},
+    ///   "days": {"type": "integer", "minimum": 1, "maximum": 7, "default": 3, "description": "Days ahead (1-7). Defaults to 3."}
+    /// }, "required": ["city"]}
+    /// ```
+    /// For OpenAI strict mode, keep `days` required but make it nullable
+    /// (`"type": ["integer", "null"]`) and apply the default when it is `null`.
+    ///
+    /// ## References
+    /// - Requirement R7: only what the tool cannot run without is required; forcing the rest
+    ///   makes the model invent values
+    /// - openai/openai-agents-python#3733: all-required schemas lead models to misuse tools
+    pub struct AllRequiredWithDefaults {
+        code: "TP205",
+        name: "all-required-with-defaults",
+        category: Design,
+        severity: Warning,
+        options: [],
+    }
+}
+
+impl Rule for AllRequiredWithDefaults {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            let root = &tool.input_schema;
+            walk(root, "/inputSchema", &mut |node| {
+                let Some(props) = properties(node.schema) else {
+                    return;
+                };
+                let required = required(node.schema);
+                if props.is_empty() || !props.keys().all(|k| required.contains(&k.as_str())) {
+                    return;
+                }
+                let defaulted: Vec<String> = props
+                    .iter()
+                    .filter(|(_, sub)| {
+                        let (_, facts) = resolved(root, sub);
+                        facts.default && !facts.is_nullable()
+                    })
+                    .map(|(name, _)| format!("`{name}`"))
+                    .collect();
+                if defaulted.is_empty() {
+                    return;
+                }
+                let (them, declare) = if defaulted.len() == 1 {
+                    ("it", "declares a default")
+                } else {
+                    ("them", "declare defaults")
+                };
+                out.push(Violation {
+                    tool: Some(i),
+                    pointer: child_pointer(node.pointer, "required"),
+                    message: format!(
+                        "every property of {} is required, yet {} {declare}; the model must invent a value instead of leaving {them} out",
+                        object_name(node),
+                        join_names(&defaulted)
+                    ),
+                    help: format!(
+                        "remove {} from `required` so that the default applies (for OpenAI strict mode, make {them} nullable and apply the default on `null`)",
+                        join_names(&defaulted)
+                    ),
+                });
+            });
+        }
+    }
+}

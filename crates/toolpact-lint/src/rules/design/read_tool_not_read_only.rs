@@ -1,0 +1,76 @@
+use super::hints::Hint;
+use super::words::{Effect, effect_of_name};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Finds tools whose name starts with a reading verb — `get`, `list`, `search`, `find`,
+    /// `read`, `fetch`, `lookup`, `query`, `describe`, `show`, `count`, `view`, `check`,
+    /// `calculate`, … (after an optional namespace) — and no changing verb, but whose
+    /// `annotations` do not set `readOnlyHint`.
+    ///
+    /// A tool that sets `"readOnlyHint": false` is left alone: its author says it changes
+    /// something despite its name (a `query` that can run `UPDATE`).
+    ///
+    /// ## Why is this bad?
+    /// `readOnlyHint` defaults to `false`: unmarked, a lookup looks to the client exactly like a
+    /// deletion. Clients then ask the user to confirm harmless reads, or cannot run them in
+    /// parallel or without supervision; users learn to approve everything, which defeats the
+    /// confirmation of the tools that matter.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"name": "list_gifts", "description": "Lists the gifts in the catalog.", "inputSchema": {"type": "object"},
+    ///  "_meta": {"readOnlyHint": true}}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"name": "list_gifts", "description": "Lists the gifts in the catalog.", "inputSchema": {"type": "object"},
+    ///  "annotations": {"readOnlyHint": true}}
+    /// ```
+    ///
+    /// ## References
+    /// - Requirement R11: `readOnlyHint` marks safe tools
+    /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `readOnlyHint` defaults to `false`
+    /// - OpenAI Apps SDK, app submission: every tool sets its hints explicitly
+    pub struct ReadToolNotReadOnly {
+        code: "TP210",
+        name: "read-tool-not-read-only",
+        category: Design,
+        severity: Info,
+        options: [],
+    }
+}
+
+impl Rule for ReadToolNotReadOnly {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            let Some((verb, Effect::Reads { .. })) = effect_of_name(&tool.name) else {
+                continue;
+            };
+            if Hint::ReadOnly.declared(tool).is_some() {
+                continue;
+            }
+            out.push(Violation {
+                tool: Some(i),
+                pointer: if tool.annotations.is_some() {
+                    "/annotations".to_owned()
+                } else {
+                    "/name".to_owned()
+                },
+                message: format!(
+                    "`{}` reads (\"{verb}\") but does not set `readOnlyHint` in `annotations`{}, so clients treat it as a tool that may change data",
+                    tool.name,
+                    Hint::ReadOnly.misplaced_note(tool)
+                ),
+                help: "add \"annotations\": {\"readOnlyHint\": true} if it changes nothing; if it can change data, set \"readOnlyHint\": false explicitly".to_owned(),
+            });
+        }
+    }
+}

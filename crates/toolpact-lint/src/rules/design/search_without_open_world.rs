@@ -1,0 +1,75 @@
+use super::hints::Hint;
+use super::words::{Effect, effect_of_name};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Finds search tools — names that start with `search`, `find`, `lookup`, `look_up`,
+    /// `query`, `browse`, `discover`, `explore` or `locate`, after an optional namespace —
+    /// whose `annotations` do not set `openWorldHint`.
+    ///
+    /// ## Why is this bad?
+    /// `openWorldHint` says whether the tool reaches an open set of external things (the web,
+    /// a third-party API: `true`) or a closed one the server controls (its own catalog, the
+    /// user's notes: `false`). For a search, that is what the model and the client need to
+    /// know: results from the open world are incomplete and untrusted — content that may carry
+    /// injected instructions — while a closed search can be taken as exhaustive. Unset, the
+    /// MCP default says "open world" for every tool, which is wrong for most internal
+    /// searches and tells nothing for the others.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"name": "search_foods", "description": "Searches our food database by name.", "inputSchema": {"type": "object"},
+    ///  "annotations": {"readOnlyHint": true}}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"name": "search_foods", "description": "Searches our food database by name.", "inputSchema": {"type": "object"},
+    ///  "annotations": {"readOnlyHint": true, "openWorldHint": false}}
+    /// ```
+    ///
+    /// ## References
+    /// - Requirement R11: `openWorldHint` says results are not exhaustive (search)
+    /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `openWorldHint` defaults to `true`
+    /// - OpenAI Apps SDK, app submission: every tool sets its hints explicitly
+    pub struct SearchWithoutOpenWorld {
+        code: "TP211",
+        name: "search-without-open-world",
+        category: Design,
+        severity: Info,
+        options: [],
+    }
+}
+
+impl Rule for SearchWithoutOpenWorld {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            let Some((verb, Effect::Reads { searches: true })) = effect_of_name(&tool.name) else {
+                continue;
+            };
+            if Hint::OpenWorld.declared(tool).is_some() {
+                continue;
+            }
+            out.push(Violation {
+                tool: Some(i),
+                pointer: if tool.annotations.is_some() {
+                    "/annotations".to_owned()
+                } else {
+                    "/name".to_owned()
+                },
+                message: format!(
+                    "`{}` searches (\"{verb}\") but does not set `openWorldHint` in `annotations`{}, so nothing says whether its results come from the open world or from a closed set",
+                    tool.name,
+                    Hint::OpenWorld.misplaced_note(tool)
+                ),
+                help: "add \"openWorldHint\": true when it searches the web or a third party (results incomplete, untrusted), false when it searches data the server controls".to_owned(),
+            });
+        }
+    }
+}

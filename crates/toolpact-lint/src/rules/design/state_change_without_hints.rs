@@ -1,0 +1,83 @@
+use super::hints::Hint;
+use super::words::{Effect, effect_of_name};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Finds tools whose name starts with a verb that changes the world — `create`, `update`,
+    /// `delete`, `remove`, `send`, `pay`, `order`, `cancel`, `write`, `set`, `add`, `post`,
+    /// `publish`, `transfer`, `book`, … (after an optional namespace, as in
+    /// `github_create_issue`) — but whose `annotations` set neither `destructiveHint` nor
+    /// `readOnlyHint`.
+    ///
+    /// ## Why is this bad?
+    /// Clients decide from the hints whether to ask the user before a call. Unset, the MCP
+    /// defaults say the tool is not read-only and may be destructive, so a client either asks
+    /// every time — and users learn to click through — or, trusting nothing, treats all tools
+    /// alike. Orders, payments, messages and deletions are what confirmation exists for; say
+    /// so explicitly. ChatGPT Apps submission requires every tool to set its hints explicitly.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"name": "create_order", "description": "Orders the gift the user picked.", "inputSchema": {"type": "object"}}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"name": "create_order", "description": "Orders the gift the user picked.", "inputSchema": {"type": "object"},
+    ///  "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false}}
+    /// ```
+    /// A tool that only adds (a note, a reminder) sets `"destructiveHint": false`.
+    ///
+    /// ## References
+    /// - Requirement R11: `destructiveHint` marks irreversible or sensitive tools (orders,
+    ///   payments, user data) so clients confirm
+    /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `destructiveHint` defaults to `true`,
+    ///   `readOnlyHint` to `false`
+    /// - OpenAI Apps SDK, app submission: every tool sets `readOnlyHint`, `destructiveHint` and
+    ///   `openWorldHint` explicitly
+    pub struct StateChangeWithoutHints {
+        code: "TP209",
+        name: "state-change-without-hints",
+        category: Design,
+        severity: Warning,
+        options: [],
+    }
+}
+
+impl Rule for StateChangeWithoutHints {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            let Some((verb, Effect::Changes)) = effect_of_name(&tool.name) else {
+                continue;
+            };
+            if Hint::Destructive.declared(tool).is_some() || Hint::ReadOnly.declared(tool).is_some()
+            {
+                continue;
+            }
+            let misplaced = [Hint::Destructive, Hint::ReadOnly]
+                .into_iter()
+                .map(|h| h.misplaced_note(tool))
+                .find(|note| !note.is_empty())
+                .unwrap_or_default();
+            out.push(Violation {
+                tool: Some(i),
+                pointer: if tool.annotations.is_some() {
+                    "/annotations".to_owned()
+                } else {
+                    "/name".to_owned()
+                },
+                message: format!(
+                    "`{}` changes something (\"{verb}\") but sets neither `destructiveHint` nor `readOnlyHint` in `annotations`{misplaced}, so clients cannot tell whether to ask the user first",
+                    tool.name
+                ),
+                help: "add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true} when it deletes, overwrites, spends or sends; \"destructiveHint\": false when it only adds".to_owned(),
+            });
+        }
+    }
+}

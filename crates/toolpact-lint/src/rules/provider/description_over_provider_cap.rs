@@ -1,0 +1,103 @@
+//! TP305: tool descriptions longer than a configured target takes or shows.
+
+use super::lowered::{ByTarget, sent, thousands};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use toolpact::Target;
+
+/// The longest description OpenAI Chat Completions has been seen to accept
+/// (`string_above_max_length`, provider-rules §2.3).
+const OPENAI_CHAT: usize = 1024;
+
+/// Where Claude Code cuts an MCP tool's description (provider-rules §3.7).
+const CLAUDE_CODE: usize = 2048;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a tool description longer than a configured target takes or shows in full,
+    /// counted in characters of the description the target receives:
+    /// - over 1024 for `openai-chat` and `openai-responses`: OpenAI Chat Completions has
+    ///   rejected longer descriptions (observed on Chat; may apply to Responses);
+    /// - over 2048 for `anthropic` and `mcp`: Claude Code cuts MCP tool descriptions there.
+    ///
+    /// ## Why is this bad?
+    /// OpenAI answers the whole request with `Invalid 'tools[N].function.description': string
+    /// too long. Expected a string with maximum length 1024`, so no tool works. Claude Code
+    /// keeps the first 2048 characters, adds `… [truncated]` and says nothing: whatever the
+    /// description says after that — often the constraints and the "do not call this when" —
+    /// the model never reads.
+    ///
+    /// ## Example
+    /// A 3,000-character description that lists every field of the result and ends with
+    /// "Never call this for refunds."
+    ///
+    /// ## Use instead
+    /// Put what the model needs to choose and call the tool first, within 1024 characters;
+    /// move reference material (field lists, long examples) into the output schema, a
+    /// resource, or the tool's result.
+    ///
+    /// ## References
+    /// - provider-rules §2.3 (OpenAI description length, observed: getsentry/sentry-mcp#106,
+    ///   OpenHands#4838), §5 (size limits)
+    /// - provider-rules §3.7 (Claude Code truncates at 2 KB: code.claude.com/docs/en/mcp,
+    ///   anthropics/claude-code#41593 and #87650)
+    pub struct DescriptionOverProviderCap {
+        code: "TP305",
+        name: "description-over-provider-cap",
+        category: Provider,
+        severity: Warning,
+        options: [],
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Cap {
+    OpenAi,
+    ClaudeCode,
+}
+
+impl Rule for DescriptionOverProviderCap {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        let mut found = ByTarget::new();
+        for export in &cx.exports {
+            let (cap, max) = match export.target {
+                Target::OpenAiChat | Target::OpenAiResponses => (Cap::OpenAi, OPENAI_CHAT),
+                Target::Anthropic | Target::Mcp => (Cap::ClaudeCode, CLAUDE_CODE),
+                Target::Gemini | Target::GeminiJson => continue,
+            };
+            for tool in sent(cx, export) {
+                let len = tool.description().map_or(0, |d| d.chars().count());
+                if len > max {
+                    found.add((tool.index, cap, len), export.target);
+                }
+            }
+        }
+        for ((index, cap, len), targets) in found.into_entries() {
+            let len = thousands(len);
+            let (message, help) = match cap {
+                Cap::OpenAi => (
+                    format!(
+                        "{targets}: the description has {len} characters; OpenAI Chat Completions rejects tool descriptions over 1024 (observed on Chat; may apply to Responses), failing the whole request"
+                    ),
+                    "keep the description within 1024 characters: what the tool does, when to call it and when not to, first; move field lists and long examples into the output schema, a resource or the result".to_owned(),
+                ),
+                Cap::ClaudeCode => (
+                    format!(
+                        "{targets}: the description has {len} characters; Claude Code cuts MCP tool descriptions at 2048, and the model never reads the rest"
+                    ),
+                    "keep the description within 2048 characters, with what the model needs to choose and call the tool first; move reference material into a resource or the result".to_owned(),
+                ),
+            };
+            out.push(Violation {
+                tool: Some(index),
+                pointer: "/description".to_owned(),
+                message,
+                help,
+            });
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! TP309: objects that reach Gemini `parameters` with no properties (free-form maps).
+
+use super::lowered::{ByTarget, for_each_child, locate, sent};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use serde_json::Value;
+use toolpact::Target;
+use toolpact::schema::MAX_DEPTH;
+
+declare_rule! {
+    /// ## What it does
+    /// Looks through the `parameters` the `gemini` target sends for a nested object schema
+    /// with no properties: a free-form map (`additionalProperties: {"type": "string"}`, which
+    /// Gemini `parameters` cannot carry and toolpact drops), or a bare `{"type": "object"}`.
+    ///
+    /// ## Why is this bad?
+    /// Gemini's OpenAPI-style `Schema` has no way to say "any keys": what is left is an
+    /// OBJECT with no properties, which the API has answered with `400 INVALID_ARGUMENT …
+    /// properties[labels].properties: should be non-empty for OBJECT type` — failing every
+    /// tool of the request. Where it is accepted, the model sees an object it cannot fill
+    /// and usually sends `{}`.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"labels": {"type": "array", "items": {"type": "object",
+    ///   "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
+    ///   "required": ["key", "value"]}}}
+    /// ```
+    /// or declare the keys you expect, or send the tool with the `gemini-json` target
+    /// (`parametersJsonSchema` keeps `additionalProperties`).
+    ///
+    /// ## References
+    /// - provider-rules §4.3 (Gemini `parameters`: no `additionalProperties` on the Developer
+    ///   API), §4.4 (`parametersJsonSchema` keeps it), §4.7 (what the Vercel AI SDK writes for
+    ///   an empty nested object)
+    /// - [observed] `should be non-empty for OBJECT type`, e.g. agno-agi/agno#2112 (at the
+    ///   root of `parameters`, which toolpact already leaves out)
+    pub struct FreeFormObjectForGemini {
+        code: "TP309",
+        name: "free-form-object-for-gemini",
+        category: Provider,
+        severity: Warning,
+        options: [],
+    }
+}
+
+impl Rule for FreeFormObjectForGemini {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        let mut found = ByTarget::new();
+        for export in cx.exports.iter().filter(|e| e.target == Target::Gemini) {
+            for tool in sent(cx, export) {
+                let Some(parameters) = tool.input_schema() else {
+                    continue;
+                };
+                let mut empty = Vec::new();
+                empty_objects(parameters, String::new(), 0, &mut empty);
+                for pointer in empty {
+                    found.add((tool.index, locate(tool.tool, &pointer)), export.target);
+                }
+            }
+        }
+        for ((index, pointer), targets) in found.into_entries() {
+            out.push(Violation {
+                tool: Some(index),
+                pointer,
+                message: format!(
+                    "{targets}: Gemini may reject this object: it reaches `parameters` with no properties (Gemini `parameters` cannot express a free-form map), and the API has answered such objects with `should be non-empty for OBJECT type`"
+                ),
+                help: "declare the keys the model may send, or use an array of {key, value} objects; the `gemini-json` target keeps `additionalProperties`".to_owned(),
+            });
+        }
+    }
+}
+
+/// The pointers of nested object schemas without properties. The root is skipped: a tool
+/// without parameters is sent with no `parameters` at all.
+fn empty_objects(node: &Value, pointer: String, depth: usize, out: &mut Vec<String>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let is_object = node
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("object"));
+    let has_properties = node
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    if depth > 0 && is_object && !has_properties {
+        out.push(pointer.clone());
+    }
+    let mut children = Vec::new();
+    for_each_child(node, &pointer, &mut |child, p| children.push((child, p)));
+    for (child, p) in children {
+        empty_objects(child, p, depth + 1, out);
+    }
+}

@@ -1,0 +1,92 @@
+//! TP306: more tools in one request than a configured target accepts.
+
+use super::lowered::{ByTarget, sent, thousands};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use toolpact::Target;
+
+/// Tools OpenAI Chat Completions accepts in one request (provider-rules §2.3).
+const OPENAI_CHAT: usize = 128;
+
+/// Function declarations Gemini accepts (provider-rules §4.6).
+const GEMINI: usize = 512;
+
+declare_rule! {
+    /// ## What it does
+    /// Counts the tools each configured target receives and reports a catalog larger than
+    /// the target accepts in one request: 128 tools for `openai-chat`, 512 function
+    /// declarations for `gemini` and `gemini-json`. Tools an export leaves out (TP301) are
+    /// not counted.
+    ///
+    /// ## Why is this bad?
+    /// The provider refuses the whole request, not the extra tools: OpenAI answers `Invalid
+    /// 'tools': array too long. Expected an array with maximum length 128`
+    /// (`array_above_max_length`), and no tool can be called at all.
+    ///
+    /// ## Example
+    /// An MCP gateway that aggregates twelve servers and sends all of their 150 tools to
+    /// `gpt-5` through Chat Completions.
+    ///
+    /// ## Use instead
+    /// Send each request only the tools its task needs: split the catalog by task or by
+    /// agent, merge tools that differ only by one argument, or load tools on demand (OpenAI
+    /// tool search with `defer_loading`).
+    ///
+    /// ## References
+    /// - provider-rules §2.3 (OpenAI: 128, documented for Chat until 2025-08 and observed
+    ///   after, e.g. zed-industries/zed#42393; no documented cap for Responses)
+    /// - provider-rules §4.6 (Gemini: at most 512 function declarations, python-genai
+    ///   `Tool.function_declarations`; formerly 64, then 128)
+    /// - provider-rules §5 (size and count limits)
+    pub struct TooManyToolsForTarget {
+        code: "TP306",
+        name: "too-many-tools-for-target",
+        category: Provider,
+        severity: Error,
+        options: [],
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Limit {
+    OpenAiChat,
+    Gemini,
+}
+
+impl Rule for TooManyToolsForTarget {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        let mut found = ByTarget::new();
+        for export in cx.exports.iter().filter(|e| !e.strict) {
+            let (limit, max) = match export.target {
+                Target::OpenAiChat => (Limit::OpenAiChat, OPENAI_CHAT),
+                Target::Gemini | Target::GeminiJson => (Limit::Gemini, GEMINI),
+                Target::Mcp | Target::OpenAiResponses | Target::Anthropic => continue,
+            };
+            let count = sent(cx, export).len();
+            if count > max {
+                found.add((limit, count), export.target);
+            }
+        }
+        for ((limit, count), targets) in found.into_entries() {
+            let count = thousands(count);
+            let message = match limit {
+                Limit::OpenAiChat => format!(
+                    "{targets}: the catalog sends {count} tools; OpenAI Chat Completions rejects a request with more than 128 (`array_above_max_length`)"
+                ),
+                Limit::Gemini => format!(
+                    "{targets}: the catalog sends {count} function declarations; Gemini accepts at most 512 in one request"
+                ),
+            };
+            out.push(Violation {
+                tool: None,
+                pointer: String::new(),
+                message,
+                help: "send each request only the tools its task needs: split the catalog by task or agent, merge tools that differ by one argument, or load tools on demand".to_owned(),
+            });
+        }
+    }
+}

@@ -1,0 +1,526 @@
+//! What the security rules read: the texts of a tool the model sees (descriptions and titles,
+//! at any depth of its schemas), split into words and sentences, and word-level phrase
+//! patterns to match over them.
+//!
+//! Patterns work on words rather than on raw characters so that case, punctuation, quotes
+//! and line breaks inside a phrase do not matter ("Do NOT tell the user", "don’t tell
+//! users"), while a phrase never runs across the end of a sentence.
+
+use serde_json::Value;
+use std::collections::HashMap;
+use toolpact::Tool;
+use toolpact::schema::{MAX_DEPTH, child_pointer};
+
+/// One text the model reads, with its JSON pointer in the tool.
+pub(crate) struct Text<'t> {
+    /// Where it is: `/description`, `/inputSchema/properties/city/description`, …
+    pub pointer: String,
+    /// The text.
+    pub text: &'t str,
+}
+
+impl Text<'_> {
+    /// "the description", "the title", for messages.
+    pub(crate) fn what(&self) -> &'static str {
+        let is_tool_level = self.pointer.matches('/').count() == 1;
+        match (self.pointer.ends_with("/title"), is_tool_level) {
+            (true, true) => "the tool's title",
+            (true, false) => "a title in the schema",
+            (false, true) => "the tool's description",
+            (false, false) => "a description in the schema",
+        }
+    }
+}
+
+/// Schema keywords whose values are data, not schemas: their strings are not descriptions.
+const DATA_KEYWORDS: &[&str] = &["enum", "const", "default", "examples", "example"];
+
+/// Every description and title of the tool: its own, its annotations' title, and those at
+/// any depth of its input and output schemas, in document order.
+pub(crate) fn texts(tool: &Tool) -> Vec<Text<'_>> {
+    fn walk<'t>(value: &'t Value, pointer: &str, depth: usize, out: &mut Vec<Text<'t>>) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    let p = child_pointer(pointer, key);
+                    match item {
+                        Value::String(text) if key == "description" || key == "title" => {
+                            out.push(Text { pointer: p, text });
+                        }
+                        _ if DATA_KEYWORDS.contains(&key.as_str()) => {}
+                        _ => walk(item, &p, depth + 1, out),
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(
+                        item,
+                        &child_pointer(pointer, &i.to_string()),
+                        depth + 1,
+                        out,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(title) = &tool.title {
+        out.push(Text {
+            pointer: "/title".to_owned(),
+            text: title,
+        });
+    }
+    if let Some(description) = &tool.description {
+        out.push(Text {
+            pointer: "/description".to_owned(),
+            text: description,
+        });
+    }
+    if let Some(title) = tool.annotations.as_ref().and_then(|a| a.title.as_ref()) {
+        out.push(Text {
+            pointer: "/annotations/title".to_owned(),
+            text: title,
+        });
+    }
+    walk(&tool.input_schema, "/inputSchema", 0, &mut out);
+    if let Some(output) = &tool.output_schema {
+        walk(output, "/outputSchema", 0, &mut out);
+    }
+    out
+}
+
+/// The names of the input schema's properties, at any depth.
+pub(crate) fn property_names(tool: &Tool) -> Vec<&str> {
+    fn walk<'t>(value: &'t Value, depth: usize, out: &mut Vec<&'t str>) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    if key == "properties" {
+                        if let Some(props) = item.as_object() {
+                            out.extend(props.keys().map(String::as_str));
+                        }
+                    }
+                    if !DATA_KEYWORDS.contains(&key.as_str()) {
+                        walk(item, depth + 1, out);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| walk(i, depth + 1, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(&tool.input_schema, 0, &mut out);
+    out
+}
+
+/// The lowercase words of an identifier: `getUserAPIKey` → `get user api key`,
+/// `ssh-key_path.v2` → `ssh key path v2`.
+pub(crate) fn identifier_words(identifier: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = identifier.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1);
+        let boundary = c.is_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_numeric()
+                    || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
+            });
+        if boundary && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// One word of a text, lowercased, with its byte range in the text and its sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Word {
+    /// The word, lowercased, with `’` written `'`.
+    pub text: String,
+    /// Byte offset of its first character in the text.
+    pub start: usize,
+    /// Byte offset just past its last character.
+    pub end: usize,
+    /// Which sentence of the text it is in, from 0.
+    pub sentence: usize,
+}
+
+fn is_core(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+fn is_connector(c: char) -> bool {
+    matches!(c, '\'' | '\u{2019}' | '-' | '.')
+}
+
+/// Splits a text into words. Letters, digits and `_` make words; `'`, `’`, `-` and `.`
+/// join two of them (`don't`, `e-mail`, `admin.tools.list`). A sentence ends at `.`, `!`
+/// or `?` followed by a space or the end of the text, at `;`, and at a line break.
+pub(crate) fn words(text: &str) -> Vec<Word> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut out = Vec::new();
+    let mut sentence = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        let (start, c) = chars[i];
+        if !is_core(c) {
+            // `.` ends a sentence only before a space or the end: not in `~/.ssh` or `e.g`.
+            let next = chars.get(i + 1).map(|&(_, n)| n);
+            let ends = match c {
+                ';' | '\n' => true,
+                '.' | '!' | '?' => next.is_none_or(char::is_whitespace),
+                _ => false,
+            };
+            if ends {
+                sentence += 1;
+            }
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < chars.len() {
+            let (_, d) = chars[j];
+            if is_core(d) || (is_connector(d) && chars.get(j + 1).is_some_and(|&(_, n)| is_core(n)))
+            {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        let end = chars.get(j).map_or(text.len(), |&(offset, _)| offset);
+        let word = text[start..end].to_lowercase().replace('\u{2019}', "'");
+        out.push(Word {
+            text: word,
+            start,
+            end,
+            sentence,
+        });
+        i = j;
+    }
+    out
+}
+
+/// A phrase pattern over words: slots separated by spaces, alternatives in a slot separated
+/// by `|`, words of a multi-word alternative joined by `+`, and an empty alternative making
+/// the slot optional. `@tool` stands for any word the predicate given to
+/// [`PhraseSet::find_all`] accepts as a tool's name.
+///
+/// `"do+not|don't|never tell the| user|users"` matches "Do not tell the user" and "never
+/// tell users".
+#[derive(Debug, Clone)]
+pub(crate) struct Phrase {
+    slots: Vec<Vec<Vec<String>>>,
+}
+
+/// Where a phrase matched: word indices, `end` exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Match {
+    /// The first word.
+    pub start: usize,
+    /// One past the last word.
+    pub end: usize,
+}
+
+impl Match {
+    /// The matched text, as written.
+    pub(crate) fn text<'t>(&self, text: &'t str, words: &[Word]) -> &'t str {
+        match (words.get(self.start), words.get(self.end.wrapping_sub(1))) {
+            (Some(first), Some(last)) => text.get(first.start..last.end).unwrap_or(""),
+            _ => "",
+        }
+    }
+}
+
+impl Phrase {
+    /// Parses a pattern (see the type's documentation).
+    pub(crate) fn new(pattern: &str) -> Phrase {
+        let slots = pattern
+            .split(' ')
+            .filter(|s| !s.is_empty())
+            .map(|slot| {
+                slot.split('|')
+                    .map(|alt| {
+                        alt.split('+')
+                            .filter(|w| !w.is_empty())
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        Phrase { slots }
+    }
+
+    /// The words a match can begin with, or `None` when it can begin with `@tool`.
+    fn first_words(&self) -> (Vec<&str>, bool) {
+        let mut firsts = Vec::new();
+        let mut tool = false;
+        for slot in &self.slots {
+            let mut optional = false;
+            for alternative in slot {
+                match alternative.first() {
+                    Some(w) if w == "@tool" => tool = true,
+                    Some(w) => firsts.push(w.as_str()),
+                    None => optional = true,
+                }
+            }
+            if !optional {
+                break;
+            }
+        }
+        (firsts, tool)
+    }
+
+    /// The match that begins at word `start`, if any.
+    fn match_from(
+        &self,
+        words: &[Word],
+        is_tool: &dyn Fn(&str) -> bool,
+        start: usize,
+    ) -> Option<Match> {
+        let sentence = words.get(start)?.sentence;
+        self.match_at(words, is_tool, 0, start, sentence)
+            .filter(|&end| end > start)
+            .map(|end| Match { start, end })
+    }
+
+    fn match_at(
+        &self,
+        words: &[Word],
+        is_tool: &dyn Fn(&str) -> bool,
+        slot: usize,
+        at: usize,
+        sentence: usize,
+    ) -> Option<usize> {
+        let Some(alternatives) = self.slots.get(slot) else {
+            return Some(at);
+        };
+        for alternative in alternatives {
+            let mut pos = at;
+            let mut ok = true;
+            for word in alternative {
+                let Some(w) = words.get(pos).filter(|w| w.sentence == sentence) else {
+                    ok = false;
+                    break;
+                };
+                let hit = if word == "@tool" {
+                    is_tool(&w.text)
+                } else {
+                    w.text == *word
+                };
+                if !hit {
+                    ok = false;
+                    break;
+                }
+                pos += 1;
+            }
+            if ok {
+                if let Some(end) = self.match_at(words, is_tool, slot + 1, pos, sentence) {
+                    return Some(end);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Phrases indexed by the words they can begin with, so that a text is read once whatever
+/// the number of phrases.
+#[derive(Debug, Clone)]
+pub(crate) struct PhraseSet {
+    phrases: Vec<Phrase>,
+    by_first_word: HashMap<String, Vec<usize>>,
+    by_tool: Vec<usize>,
+}
+
+impl PhraseSet {
+    /// Parses the patterns (see [`Phrase`]).
+    pub(crate) fn new<'p>(patterns: impl IntoIterator<Item = &'p str>) -> PhraseSet {
+        let phrases: Vec<Phrase> = patterns.into_iter().map(Phrase::new).collect();
+        let mut by_first_word: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_tool = Vec::new();
+        for (i, phrase) in phrases.iter().enumerate() {
+            let (firsts, tool) = phrase.first_words();
+            for word in firsts {
+                let list = by_first_word.entry(word.to_owned()).or_default();
+                if !list.contains(&i) {
+                    list.push(i);
+                }
+            }
+            if tool {
+                by_tool.push(i);
+            }
+        }
+        PhraseSet {
+            phrases,
+            by_first_word,
+            by_tool,
+        }
+    }
+
+    /// Every match, as (pattern index, match), left to right; a match starts after the end
+    /// of the previous one.
+    pub(crate) fn find_all(
+        &self,
+        words: &[Word],
+        is_tool: &dyn Fn(&str) -> bool,
+    ) -> Vec<(usize, Match)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        while start < words.len() {
+            let word = &words[start].text;
+            let mut candidates: Vec<usize> =
+                self.by_first_word.get(word).cloned().unwrap_or_default();
+            if is_tool(word) {
+                candidates.extend(&self.by_tool);
+            }
+            candidates.sort_unstable();
+            let found = candidates.into_iter().find_map(|i| {
+                self.phrases[i]
+                    .match_from(words, is_tool, start)
+                    .map(|m| (i, m))
+            });
+            match found {
+                Some((i, m)) => {
+                    out.push((i, m));
+                    start = m.end;
+                }
+                None => start += 1,
+            }
+        }
+        out
+    }
+}
+
+/// A short, printable excerpt of `text` for a message: at most `max` characters, with
+/// control characters shown as spaces.
+pub(crate) fn excerpt(text: &str, max: usize) -> String {
+    let mut out: String = text
+        .chars()
+        .take(max)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if text.chars().count() > max {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts_of(words: &[Word]) -> Vec<&str> {
+        words.iter().map(|w| w.text.as_str()).collect()
+    }
+
+    #[test]
+    fn splits_words_and_sentences() {
+        let w = words("Don’t tell the user. Call admin.tools.list, then e-mail `ops` at ~/.ssh.");
+        assert_eq!(
+            texts_of(&w),
+            [
+                "don't",
+                "tell",
+                "the",
+                "user",
+                "call",
+                "admin.tools.list",
+                "then",
+                "e-mail",
+                "ops",
+                "at",
+                "ssh"
+            ]
+        );
+        assert_eq!(w[3].sentence, 0);
+        assert_eq!(w[4].sentence, 1);
+        assert_eq!(w[10].sentence, 1);
+        assert_eq!(&"Don’t tell the user."[w[0].start..w[0].end], "Don’t");
+    }
+
+    #[test]
+    fn phrases_match_words_with_options_and_alternatives() {
+        let p = PhraseSet::new([
+            "do+not|don't|never tell the| user|users",
+            "the| secret+word",
+        ]);
+        let none = |_: &str| false;
+        for text in [
+            "Do NOT tell the user",
+            "never tell users.",
+            "please, don’t tell the user!",
+        ] {
+            assert_eq!(p.find_all(&words(text), &none).len(), 1, "{text}");
+        }
+        for text in [
+            "Do not tell. The user",
+            "tell the user",
+            "do not tell the team",
+        ] {
+            assert!(p.find_all(&words(text), &none).is_empty(), "{text}");
+        }
+        let text = "Please: do not tell the user the secret word";
+        let w = words(text);
+        let found = p.find_all(&w, &none);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].1.text(text, &w), "do not tell the user");
+        assert_eq!(
+            (found[1].0, found[1].1.text(text, &w)),
+            (1, "the secret word")
+        );
+    }
+
+    #[test]
+    fn tool_placeholder_matches_catalog_names() {
+        let p = PhraseSet::new(["when using @tool always", "@tool must always"]);
+        let tools = |w: &str| w == "send_email";
+        assert_eq!(
+            p.find_all(&words("When using `send_email`, always bcc"), &tools)
+                .len(),
+            1
+        );
+        assert_eq!(
+            p.find_all(&words("send_email must always bcc"), &tools)[0].0,
+            1
+        );
+        assert!(
+            p.find_all(&words("When using search, always bcc"), &tools)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn identifiers_split_into_words() {
+        assert_eq!(
+            identifier_words("getUserAPIKey"),
+            ["get", "user", "api", "key"]
+        );
+        assert_eq!(
+            identifier_words("ssh-key_path.v2"),
+            ["ssh", "key", "path", "v2"]
+        );
+    }
+}

@@ -1,0 +1,99 @@
+use super::subschemas::{has_type, tool_schemas, walk};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use serde_json::Value;
+use toolpact::schema::resolve_local_ref;
+
+declare_rule! {
+    /// ## What it does
+    /// Finds schemas of `"type": "array"` that say nothing about their elements: no `items`,
+    /// no `prefixItems` and no `enum` or `const` listing whole values, neither beside the
+    /// type nor in a local `$ref` or `allOf` branch next to it.
+    ///
+    /// ## Why is this bad?
+    /// The model has to guess what goes in the list — strings, numbers, objects with which
+    /// fields — and guesses differ from call to call. Gemini rejects an array parameter
+    /// without `items` ("items: missing field"), and OpenAI strict mode needs it as well.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"type": "object", "properties": {"tags": {"type": "array", "description": "Tags for the note"}}}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "Short tags for the note, such as \"work\""}}}
+    /// ```
+    ///
+    /// ## References
+    /// - JSON Schema 2020-12 Core, §10.3.1 `prefixItems` and `items`
+    /// - Gemini API: `parameters.properties[…].items: missing field` (400)
+    pub struct ArrayWithoutItems {
+        code: "TP006",
+        name: "array-without-items",
+        category: Structure,
+        severity: Warning,
+        options: [],
+    }
+}
+
+/// Whether the array's elements are described, here or in a `$ref`/`allOf` beside the type.
+fn describes_items(root: &Value, node: &Value, hops: usize) -> bool {
+    // `enum` and `const` list the whole values, elements included.
+    if ["items", "prefixItems", "enum", "const"]
+        .iter()
+        .any(|k| node.get(k).is_some())
+    {
+        return true;
+    }
+    if hops > 8 {
+        // Give the schema the benefit of the doubt rather than loop on a reference cycle.
+        return true;
+    }
+    let by_ref = node.get("$ref").and_then(Value::as_str).is_some_and(|r| {
+        resolve_local_ref(root, r).is_none_or(|t| describes_items(root, t, hops + 1))
+    });
+    let by_all_of = node
+        .get("allOf")
+        .and_then(Value::as_array)
+        .is_some_and(|branches| branches.iter().any(|b| describes_items(root, b, hops + 1)));
+    by_ref || by_all_of
+}
+
+/// The property's name when `pointer` ends in `/properties/<name>`.
+fn property_name(pointer: &str) -> Option<String> {
+    let mut segments = pointer.rsplit('/');
+    let name = segments.next()?;
+    (segments.next() == Some("properties")).then(|| name.replace("~1", "/").replace("~0", "~"))
+}
+
+impl Rule for ArrayWithoutItems {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            for (schema, base) in tool_schemas(tool) {
+                walk(schema, base, &mut |node, pointer| {
+                    if !has_type(node, "array") || describes_items(schema, node, 0) {
+                        return;
+                    }
+                    let what = match pointer.strip_suffix("/items").and_then(property_name) {
+                        Some(parent) => format!("the lists inside {parent:?} have"),
+                        None => match property_name(pointer) {
+                            Some(name) => format!("the array {name:?} has"),
+                            None => "this array has".to_owned(),
+                        },
+                    };
+                    out.push(Violation {
+                        tool: Some(i),
+                        pointer: pointer.to_owned(),
+                        message: format!("{what} no `items`: nothing says what the elements are"),
+                        help: "describe the elements: `\"items\": {\"type\": \"string\"}` for a list of strings, or an object schema with its properties".to_owned(),
+                    });
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+use super::subschemas::{SAME_INSTANCE, children, tool_schemas};
+use crate::context::Context;
+use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use toolpact::schema::{MAX_DEPTH, child_pointer, resolve_local_ref};
+
+declare_rule! {
+    /// ## What it does
+    /// Finds names in `required` that the same object's `properties` does not declare, at
+    /// any depth of the input and output schemas. Properties declared by the object's
+    /// `allOf`/`anyOf`/`oneOf` branches, by a local `$ref` beside them, or by the parent of a
+    /// branch count as declared.
+    ///
+    /// ## Why is this bad?
+    /// The model is told it must send a field it knows nothing about: no type, no
+    /// description, so it invents one. Usually the name is a typo or a leftover of a renamed
+    /// property, and with `"additionalProperties": false` no call can satisfy the schema at
+    /// all. Gemini refuses such a declaration outright ("property is not defined"), and
+    /// OpenAI strict mode needs `required` to match `properties` exactly.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"type": "object",
+    ///  "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    ///  "required": ["ciyt"],
+    ///  "additionalProperties": false}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```json
+    /// {"type": "object",
+    ///  "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    ///  "required": ["city"],
+    ///  "additionalProperties": false}
+    /// ```
+    ///
+    /// ## References
+    /// - JSON Schema 2020-12 Validation, §6.5.3 `required`
+    /// - Gemini API: `parameters.required[]: property is not defined` (400)
+    /// - OpenAI Structured Outputs: all fields must be required
+    pub struct RequiredNamesMissingProperty {
+        code: "TP005",
+        name: "required-names-missing-property",
+        category: Structure,
+        severity: Error,
+        options: [],
+    }
+}
+
+/// How many `$ref` hops to follow when collecting declared names.
+const MAX_REF_HOPS: usize = 8;
+
+/// Adds the names `node` declares, directly, through its composition branches and through
+/// a local `$ref`, to `names`. Returns `false` when a `$ref` cannot be followed, so that the
+/// declared set is unknown.
+fn declared<'v>(
+    root: &'v Value,
+    node: &'v Value,
+    hops: usize,
+    names: &mut BTreeSet<&'v str>,
+) -> bool {
+    if hops > MAX_REF_HOPS {
+        return false;
+    }
+    let mut known = true;
+    if let Some(props) = node.get("properties").and_then(Value::as_object) {
+        names.extend(props.keys().map(String::as_str));
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        for branch in node
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            known &= declared(root, branch, hops + 1, names);
+        }
+    }
+    for keyword in ["then", "else"] {
+        if let Some(branch) = node.get(keyword) {
+            known &= declared(root, branch, hops + 1, names);
+        }
+    }
+    if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
+        match resolve_local_ref(root, reference) {
+            Some(target) => known &= declared(root, target, hops + 1, names),
+            None => known = false,
+        }
+    }
+    known
+}
+
+/// Whether the object accepts names its `properties` does not list, with a schema for
+/// them: then a required name outside `properties` is a typed map key, not a mistake.
+fn accepts_other_names(node: &Value) -> bool {
+    node.get("patternProperties").is_some()
+        || node
+            .get("additionalProperties")
+            .and_then(Value::as_object)
+            .is_some_and(|schema| !schema.is_empty())
+}
+
+/// Edit distance over characters, counting a swap of two neighbours as one edit (optimal
+/// string alignment), for "did you mean".
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let width = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * width];
+    for i in 0..=a.len() {
+        d[i * width] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(width) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[(i - 1) * width + j] + 1)
+                .min(d[i * width + j - 1] + 1)
+                .min(d[(i - 1) * width + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * width + j - 2] + 1);
+            }
+            d[i * width + j] = best;
+        }
+    }
+    d[a.len() * width + b.len()]
+}
+
+/// The declared name closest to `missing`, when it is close enough to be a typo.
+fn closest<'v>(missing: &str, names: &BTreeSet<&'v str>) -> Option<&'v str> {
+    let limit = (missing.chars().count() / 3).max(1);
+    names
+        .iter()
+        .map(|n| (distance(&missing.to_lowercase(), &n.to_lowercase()), *n))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, n)| n)
+}
+
+struct Walk<'v, 'o> {
+    root: &'v Value,
+    tool: usize,
+    out: &'o mut Vec<Violation>,
+}
+
+impl<'v> Walk<'v, '_> {
+    fn node(
+        &mut self,
+        node: &'v Value,
+        pointer: &str,
+        inherited: &BTreeSet<&'v str>,
+        negated: bool,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH || !node.is_object() {
+            return;
+        }
+        let mut names = inherited.clone();
+        let known = declared(self.root, node, 0, &mut names);
+        if known && !negated && !accepts_other_names(node) {
+            self.required(node, pointer, &names);
+        }
+        for child in children(node, pointer) {
+            let same_instance = SAME_INSTANCE.contains(&child.keyword);
+            let empty = BTreeSet::new();
+            let inherited = if same_instance { &names } else { &empty };
+            let negated = (negated && same_instance) || child.keyword == "not";
+            self.node(child.value, &child.pointer, inherited, negated, depth + 1);
+        }
+    }
+
+    fn required(&mut self, node: &Value, pointer: &str, names: &BTreeSet<&'v str>) {
+        let Some(required) = node.get("required").and_then(Value::as_array) else {
+            return;
+        };
+        let closed = node.get("additionalProperties") == Some(&Value::Bool(false));
+        for (i, name) in required.iter().enumerate() {
+            let Some(name) = name.as_str() else { continue };
+            if names.contains(name) {
+                continue;
+            }
+            let base = child_pointer(pointer, "required");
+            let consequence = if closed {
+                "; with `\"additionalProperties\": false` no value can satisfy this schema"
+            } else if pointer.starts_with("/outputSchema") {
+                "; every result must carry it, yet nothing says what it is"
+            } else {
+                "; the model must send it without knowing its type or meaning"
+            };
+            let help = match closest(name, names) {
+                Some(near) => format!(
+                    "did you mean {near:?}? Write {near:?} in `required`, or declare {name:?} under `properties` with a type and a description"
+                ),
+                None if names.is_empty() => format!(
+                    "declare {name:?} under `properties` with a type and a description, or remove it from `required`"
+                ),
+                None => format!(
+                    "declare {name:?} under `properties` with a type and a description, or remove it from `required` (declared: {})",
+                    names
+                        .iter()
+                        .map(|n| format!("{n:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            self.out.push(Violation {
+                tool: Some(self.tool),
+                pointer: child_pointer(&base, &i.to_string()),
+                message: format!(
+                    "`required` lists {name:?}, but no `properties` of this object declares it{consequence}"
+                ),
+                help,
+            });
+        }
+    }
+}
+
+impl Rule for RequiredNamesMissingProperty {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        for (i, tool) in cx.tools() {
+            for (schema, base) in tool_schemas(tool) {
+                let mut walk = Walk {
+                    root: schema,
+                    tool: i,
+                    out,
+                };
+                walk.node(schema, base, &BTreeSet::new(), false, 0);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_nearest_declared_name() {
+        let names: BTreeSet<&str> = ["city", "days", "units"].into_iter().collect();
+        assert_eq!(closest("ciyt", &names), Some("city"));
+        assert_eq!(closest("Days", &names), Some("days"));
+        assert_eq!(closest("country", &names), None);
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("ciyt", "city"), 1);
+    }
+}
