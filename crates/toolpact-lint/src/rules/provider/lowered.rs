@@ -97,57 +97,14 @@ pub(crate) fn sent<'a>(cx: &Context<'a>, export: &'a TargetExport) -> Vec<Sent<'
         .collect()
 }
 
-/// Calls `f` with each direct subschema of `node` and its pointer (`pointer` is the node's).
-///
-/// This mirrors the walk in `toolpact::schema`, which the library keeps crate-private.
+/// Calls `f` with each direct subschema of `node` and its pointer (`pointer` is the node's):
+/// the library's own walk, so that the linter and the lowering agree on what a subschema is.
 pub(crate) fn for_each_child<'v>(
     node: &'v Value,
     pointer: &str,
     f: &mut dyn FnMut(&'v Value, String),
 ) {
-    const MAPS: &[&str] = &[
-        "properties",
-        "patternProperties",
-        "$defs",
-        "definitions",
-        "dependentSchemas",
-    ];
-    const LISTS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
-    const SINGLE: &[&str] = &[
-        "items",
-        "additionalProperties",
-        "additionalItems",
-        "contains",
-        "not",
-        "if",
-        "then",
-        "else",
-        "propertyNames",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "contentSchema",
-    ];
-    let Some(map) = node.as_object() else { return };
-    for (key, value) in map {
-        let key = key.as_str();
-        if MAPS.contains(&key) {
-            if let Some(children) = value.as_object() {
-                let base = child_pointer(pointer, key);
-                for (name, child) in children {
-                    f(child, child_pointer(&base, name));
-                }
-            }
-        } else if LISTS.contains(&key) || (key == "items" && value.is_array()) {
-            if let Some(children) = value.as_array() {
-                let base = child_pointer(pointer, key);
-                for (i, child) in children.iter().enumerate() {
-                    f(child, child_pointer(&base, &i.to_string()));
-                }
-            }
-        } else if SINGLE.contains(&key) {
-            f(value, child_pointer(pointer, key));
-        }
-    }
+    toolpact::schema::for_each_subschema(node, pointer, f);
 }
 
 /// Maps a pointer into a lowered input schema (relative to its root, `""` for the root) to a

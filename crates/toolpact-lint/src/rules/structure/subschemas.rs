@@ -6,35 +6,7 @@
 
 use serde_json::Value;
 use toolpact::Tool;
-use toolpact::schema::{MAX_DEPTH, child_pointer};
-
-/// Keywords whose value maps names to subschemas.
-const MAP_KEYWORDS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-
-/// Keywords whose value is a list of subschemas.
-const ARRAY_KEYWORDS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
-
-/// Keywords whose value is one subschema (`items` is also a list before 2020-12).
-const SINGLE_KEYWORDS: &[&str] = &[
-    "items",
-    "additionalProperties",
-    "additionalItems",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "contentSchema",
-];
+use toolpact::schema::{ARRAY_KEYWORDS, MAP_KEYWORDS, MAX_DEPTH, SINGLE_KEYWORDS, child_pointer};
 
 /// The keywords that apply their subschemas to the same instance as the parent, so that
 /// what the parent declares also holds inside them.
