@@ -4,9 +4,10 @@ use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Finds objects in an input schema that do not set `additionalProperties: false`: the
-    /// root, and every nested object that declares `properties` (in `properties`, `items`,
-    /// `anyOf`/`oneOf` branches and `$defs`).
+    /// Finds objects in an input schema that do not set `additionalProperties: false`.
+    ///
+    /// The root is checked, and every nested object that declares `properties` (in
+    /// `properties`, `items`, `anyOf`/`oneOf` branches and `$defs`).
     ///
     /// Objects that set `additionalProperties` to anything (a schema for a map, or `true` on
     /// purpose) or `unevaluatedProperties` are left alone, as are free-form objects without

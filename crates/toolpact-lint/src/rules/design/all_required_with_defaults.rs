@@ -5,8 +5,10 @@ use toolpact::schema::child_pointer;
 
 declare_rule! {
     /// ## What it does
-    /// Finds objects whose every property is listed in `required`, although some of them
-    /// declare a `default` — a value the tool could use when the argument is missing.
+    /// Finds objects whose every property is required, although some declare a `default`.
+    ///
+    /// A `default` is a value the tool could use when the argument is missing; requiring the
+    /// argument anyway throws it away.
     ///
     /// A required property that accepts `null` is left alone: that is how OpenAI strict mode
     /// writes an optional field, and the handler applies the default when it receives `null`.

@@ -1,5 +1,5 @@
 use super::walk::{Facts, properties, resolved, walk};
-use super::words::identifier_words;
+use super::words::{identifier_words, mentions_any};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 use serde_json::Value;
@@ -7,10 +7,13 @@ use toolpact::schema::child_pointer;
 
 declare_rule! {
     /// ## What it does
-    /// Finds string properties that name a closed category — `status`, `type`, `kind`,
-    /// `category`, `mode`, `unit`, `sortOrder`, `priority`, `relationship`, `level`, `tier`,
-    /// `role`, `currency`, `language`, … — or whose description lists the allowed values, but
-    /// whose schema accepts any string (no `enum`, no `const`, no `oneOf` of consts).
+    /// Finds string properties for a closed set of values that accept any string.
+    ///
+    /// A property is for a closed set when its name names a category — `status`, `type`,
+    /// `kind`, `category`, `mode`, `unit`, `sortOrder`, `priority`, `relationship`, `level`,
+    /// `tier`, `role`, `currency`, `language`, … — or when its description lists the allowed
+    /// values ("one of: …", "allowed values"). It accepts any string when it has no `enum`, no
+    /// `const` and no `oneOf` of consts.
     ///
     /// The name is matched on its last word, in snake, kebab or camel case (`ticketPriority`,
     /// `sort_order`, `sort_by`), so `orderId` or `unitPrice` are not categories. Arrays of such
@@ -165,6 +168,12 @@ const LISTS_VALUES: &[&str] = &[
     "options are",
 ];
 
+/// Words one of [`LISTS_VALUES`] holds: a description without them lists no values.
+const LISTS_CUES: &[&str] = &["one", "values", "options"];
+
+/// Words one of [`STANDARD_LISTS`] starts with.
+const STANDARD_CUES: &[&str] = &["iso", "bcp", "bcp47", "ietf", "iana", "rfc", "mime"];
+
 /// Phrases that name an external code list a model already knows.
 const STANDARD_LISTS: &[&str] = &[
     "iso 4217", "iso-4217", "iso 639", "iso-639", "iso 3166", "iso-3166", "bcp 47", "bcp-47",
@@ -226,9 +235,16 @@ impl Rule for CategoryWithoutEnum {
                         // `order` on a tool about orders is the order itself, not a sort order.
                         *c != "order" || !tool_words.iter().any(|w| w.starts_with("order"))
                     });
+                    let description = facts.description.unwrap_or_default();
+                    let lists = category.is_none() && mentions_any(description, LISTS_CUES);
+                    if category.is_none() && !lists {
+                        continue;
+                    }
                     let text = lowercase(facts.description);
-                    let names_standard =
-                        |text: &str| STANDARD_LISTS.iter().any(|s| text.contains(s));
+                    let names_standard = |text: &str| {
+                        mentions_any(text, STANDARD_CUES)
+                            && STANDARD_LISTS.iter().any(|s| text.contains(s))
+                    };
                     if names_standard(&text)
                         || (plural && names_standard(&lowercase(target.description)))
                     {
@@ -252,7 +268,7 @@ impl Rule for CategoryWithoutEnum {
                             format!("`{name}` names a closed category ({category}) but {accepts}"),
                             help,
                         )
-                    } else if LISTS_VALUES.iter().any(|p| text.contains(p)) {
+                    } else if lists && LISTS_VALUES.iter().any(|p| text.contains(p)) {
                         (
                             format!("the description of `{name}` lists its allowed values but {accepts}"),
                             "move the values the description lists into `enum`, so that strict modes and argument validation enforce them".to_owned(),

@@ -7,11 +7,13 @@ use toolpact::schema::child_pointer;
 
 declare_rule! {
     /// ## What it does
-    /// Finds "god tools": one tool that does the work of several. A tool is reported when its
-    /// name promises everything (`do_everything`, `handle_all`, `manage_orders`), when a
-    /// property such as `action` or `operation` switches between four or more operations,
-    /// when its input has more than `max-properties` top-level properties (default 15), or
-    /// when more than `max-optional` of them (default 12) are optional or nullable.
+    /// Finds "god tools": one tool that does the work of several.
+    ///
+    /// A tool is reported when its name promises everything (`do_everything`, `handle_all`,
+    /// `manage_orders`), when a property such as `action` or `operation` switches between
+    /// four or more operations, when its input has more than `max-properties` top-level
+    /// properties (default 15), or when more than `max-optional` of them (default 12) are
+    /// optional or nullable.
     ///
     /// ## Why is this bad?
     /// The model picks a tool by its name and description, then fills its schema. A tool that
@@ -34,11 +36,6 @@ declare_rule! {
     /// `search_gifts(query)` (read-only), `get_gift(giftId)` (read-only),
     /// `create_order(giftId, quantity)` (destructive), `refund_order(orderId, amount)`
     /// (destructive).
-    ///
-    /// ## Options
-    /// - `max-properties` (default 15): the most top-level properties a tool may have.
-    /// - `max-optional` (default 12): the most top-level properties that may be optional or
-    ///   nullable. `too-many-optional` reports smaller counts as information.
     ///
     /// ## References
     /// - Requirement R13: no god tools; split them into focused tools
@@ -157,7 +154,21 @@ impl Rule for GodTool {
                         .join(", ")
                         + if values.len() > 6 { ", …" } else { "" }
                 ),
-                None => "split it into focused tools (search, details, order, …), each with only the properties it needs and its own annotations".to_owned(),
+                None => {
+                    let words = identifier_words(&tool.name);
+                    let object = words
+                        .get(1..)
+                        .filter(|w| !w.is_empty() && words[0] == "manage");
+                    match object {
+                        Some(object) => {
+                            let object = object.join("_");
+                            format!(
+                                "split it into focused tools, one per operation (`get_{object}`, `update_{object}`, `cancel_{object}`, …), each with only the properties it needs and its own annotations"
+                            )
+                        }
+                        None => "split it into focused tools, one per operation (search, details, order, …), each with only the properties it needs and its own annotations".to_owned(),
+                    }
+                }
             };
             out.push(Violation {
                 tool: Some(i),

@@ -49,7 +49,47 @@ impl Hint {
         }
     }
 
-    /// ", and `readOnlyHint` in `_meta` is not read by clients" when misplaced, else "".
+    /// The JSON pointer of the misplaced hint, if the tool wrote it outside `annotations`.
+    pub(crate) fn misplaced_pointer(self, tool: &Tool) -> Option<String> {
+        if tool
+            .meta
+            .as_ref()
+            .is_some_and(|m| m.contains_key(self.key()))
+        {
+            Some(format!("/_meta/{}", self.key()))
+        } else if tool.extra.contains_key(self.key()) {
+            Some(format!("/{}", self.key()))
+        } else {
+            None
+        }
+    }
+
+    /// Where a finding about this hint points: the misplaced hint, else `annotations`, else
+    /// the name that made the rule expect the hint.
+    pub(crate) fn finding_pointer(self, tool: &Tool) -> String {
+        self.misplaced_pointer(tool).unwrap_or_else(|| {
+            if tool.annotations.is_some() {
+                "/annotations".to_owned()
+            } else {
+                "/name".to_owned()
+            }
+        })
+    }
+
+    /// The help, led by "move `readOnlyHint` from `_meta` into `annotations`" when the hint
+    /// is misplaced.
+    pub(crate) fn help(self, tool: &Tool, help: &str) -> String {
+        match self.misplaced(tool) {
+            Some(place) => format!(
+                "move `{}` from {place} into `annotations`, where clients read hints; {help}",
+                self.key()
+            ),
+            None => help.to_owned(),
+        }
+    }
+
+    /// " (`readOnlyHint` is in `_meta`, where clients do not look for it)" when misplaced,
+    /// else "".
     pub(crate) fn misplaced_note(self, tool: &Tool) -> String {
         self.misplaced(tool)
             .map(|place| {

@@ -1,5 +1,5 @@
 use super::walk::{Facts, properties, resolved, walk};
-use super::words::{Effect, effect_of_name, identifier_words, normal_word};
+use super::words::{Effect, effect_of_name, identifier_words, mentions_any, normal_word};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 use std::collections::HashSet;
@@ -8,7 +8,9 @@ use toolpact::schema::child_pointer;
 
 declare_rule! {
     /// ## What it does
-    /// Finds input properties that ask the model for an identifier it cannot know:
+    /// Finds input properties that ask the model for an identifier it cannot know.
+    ///
+    /// Three kinds of identifier are reported:
     ///
     /// - the **caller's own id** (`userId`, `customer_id`, `accountId`, `sessionId`,
     ///   `tenantId`, or any id described as the current or signed-in user's), which only the
@@ -136,6 +138,11 @@ const INTERNAL_PHRASES: &[&str] = &[
     "record id",
 ];
 
+/// Words one of [`INTERNAL_PHRASES`] holds.
+const INTERNAL_CUES: &[&str] = &[
+    "uuid", "uuids", "guid", "guids", "database", "db", "internal", "primary", "object", "record",
+];
+
 /// Phrases that mark an id-named property as internal to the service.
 const INTERNAL_PLACES: &[&str] = &[
     "in our database",
@@ -228,8 +235,12 @@ fn classify(name: &str, facts: &Facts<'_>, items: Option<&Facts<'_>>, tool: &Too
     let words = identifier_words(name);
     let last = words.last().map(String::as_str).unwrap_or_default();
     let is_id = ID_WORDS.contains(&last);
-    let text = facts.description.map(str::to_lowercase).unwrap_or_default();
     let uuid = uuid_shaped(facts).or_else(|| items.and_then(uuid_shaped));
+    let description = facts.description.unwrap_or_default();
+    if !is_id && uuid.is_none() && !mentions_any(description, INTERNAL_CUES) {
+        return None;
+    }
+    let text = description.to_lowercase();
     let internal = INTERNAL_PHRASES
         .iter()
         .chain(INTERNAL_PLACES.iter().filter(|_| is_id))

@@ -6,6 +6,7 @@ use toolpact::Tool;
 declare_rule! {
     /// ## What it does
     /// Finds tools whose names and descriptions say nearly the same thing as another tool's.
+    ///
     /// Each tool is reduced to the set of its words — name and description, without common
     /// English words, plurals folded, and synonyms of a verb made one (`find`, `lookup`,
     /// `query` → `search`; `fetch`, `retrieve` → `get`) — and two tools overlap when the
@@ -36,10 +37,6 @@ declare_rule! {
     /// [{"name": "search_products", "description": "Full-text search of the product catalog by keyword. Call this when the user describes what they want."},
     ///  {"name": "get_product_by_sku", "description": "Exact lookup of one product by its SKU, e.g. \"SKU-1042\". Call this when the user gives a SKU."}]
     /// ```
-    ///
-    /// ## Options
-    /// - `threshold` (default 80): the Jaccard similarity, in percent, from which two tools
-    ///   overlap.
     ///
     /// ## References
     /// - Requirement R16: overlapping tools with similar descriptions make the model pick
@@ -398,7 +395,8 @@ mod tests {
     }
 
     /// A catalog of `n` tools with made-up words, and `planted` near-duplicates: copies of an
-    /// earlier tool with one word replaced, two swapped and the verb changed for a synonym.
+    /// earlier tool with one to three words replaced, two swapped and the verb changed for a
+    /// synonym.
     fn generated_catalog(n: usize, planted: usize, seed: u64) -> (Vec<Tool>, Vec<(usize, usize)>) {
         let mut random = Random(seed);
         let vocabulary: Vec<String> = (0..8000)
@@ -430,8 +428,12 @@ mod tests {
                     .split(' ')
                     .map(str::to_owned)
                     .collect();
-                let k = random.below(words.len());
-                words[k] = vocabulary[random.below(vocabulary.len())].clone();
+                // One to three words replaced: similarities from about 0.75 to 0.95, so that
+                // some copies sit right at the threshold.
+                for _ in 0..=random.below(3) {
+                    let k = random.below(words.len());
+                    words[k] = vocabulary[random.below(vocabulary.len())].clone();
+                }
                 let (x, y) = (random.below(words.len()), random.below(words.len()));
                 words.swap(x, y);
                 let name = source
@@ -470,8 +472,8 @@ mod tests {
         let (tools, planted) = generated_catalog(20_000, 400, 7);
         let refs: Vec<&Tool> = tools.iter().collect();
         let threshold = 80;
-        // Only pairs that really reach the threshold count towards recall: a replaced word
-        // can, rarely, push a short copy under it.
+        // Only pairs that really reach the threshold count towards recall: replaced words push
+        // some copies under it.
         let expected: Vec<(usize, usize)> = planted
             .iter()
             .copied()
@@ -481,9 +483,17 @@ mod tests {
             })
             .collect();
         assert!(
-            expected.len() >= planted.len() * 9 / 10,
+            expected.len() >= planted.len() / 2,
             "the generator plants near-duplicates"
         );
+
+        let lowest = expected
+            .iter()
+            .map(|&(a, b)| {
+                let (shared, all) = jaccard(&word_set(refs[a]), &word_set(refs[b]));
+                shared as f64 / all as f64
+            })
+            .fold(1.0, f64::min);
 
         let start = Instant::now();
         let found = overlaps(&refs, threshold);
@@ -504,8 +514,9 @@ mod tests {
             .filter(|o| !expected.iter().any(|(a, _)| *a == o.tool))
             .count();
         println!(
-            "overlap: {} tools, {} planted pairs over the threshold, recall {:.4} ({hits}/{}), {} other overlaps reported, {:?}",
+            "overlap: {} tools, {} planted, {} of them over the threshold (lowest similarity {lowest:.3}), recall {:.4} ({hits}/{}), {} other overlaps reported, {:?}",
             tools.len(),
+            planted.len(),
             expected.len(),
             recall,
             expected.len(),

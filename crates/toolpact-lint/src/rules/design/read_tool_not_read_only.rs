@@ -5,10 +5,11 @@ use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Finds tools whose name starts with a reading verb — `get`, `list`, `search`, `find`,
-    /// `read`, `fetch`, `lookup`, `query`, `describe`, `show`, `count`, `view`, `check`,
-    /// `calculate`, … (after an optional namespace) — and no changing verb, but whose
-    /// `annotations` do not set `readOnlyHint`.
+    /// Finds tools named for reading that do not set `readOnlyHint`.
+    ///
+    /// The name starts with a reading verb — `get`, `list`, `search`, `find`, `read`, `fetch`,
+    /// `lookup`, `query`, `describe`, `show`, `count`, `view`, `check`, `calculate`, … — after
+    /// an optional namespace, and holds no changing verb (`get_or_create_user` changes).
     ///
     /// A tool that sets `"readOnlyHint": false` is left alone: its author says it changes
     /// something despite its name (a `query` that can run `UPDATE`).
@@ -34,7 +35,8 @@ declare_rule! {
     /// ## References
     /// - Requirement R11: `readOnlyHint` marks safe tools
     /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `readOnlyHint` defaults to `false`
-    /// - OpenAI Apps SDK, app submission: every tool sets its hints explicitly
+    /// - ChatGPT Apps submission: every tool sets `readOnlyHint`, `destructiveHint` and
+    ///   `openWorldHint` explicitly (modelcontextprotocol/ext-apps#190)
     pub struct ReadToolNotReadOnly {
         code: "TP210",
         name: "read-tool-not-read-only",
@@ -59,17 +61,13 @@ impl Rule for ReadToolNotReadOnly {
             }
             out.push(Violation {
                 tool: Some(i),
-                pointer: if tool.annotations.is_some() {
-                    "/annotations".to_owned()
-                } else {
-                    "/name".to_owned()
-                },
+                pointer: Hint::ReadOnly.finding_pointer(tool),
                 message: format!(
                     "`{}` reads (\"{verb}\") but does not set `readOnlyHint` in `annotations`{}, so clients treat it as a tool that may change data",
                     tool.name,
                     Hint::ReadOnly.misplaced_note(tool)
                 ),
-                help: "add \"annotations\": {\"readOnlyHint\": true} if it changes nothing; if it can change data, set \"readOnlyHint\": false explicitly".to_owned(),
+                help: Hint::ReadOnly.help(tool, "add \"annotations\": {\"readOnlyHint\": true} if it changes nothing; if it can change data, set \"readOnlyHint\": false explicitly"),
             });
         }
     }

@@ -5,9 +5,10 @@ use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Finds search tools — names that start with `search`, `find`, `lookup`, `look_up`,
-    /// `query`, `browse`, `discover`, `explore` or `locate`, after an optional namespace —
-    /// whose `annotations` do not set `openWorldHint`.
+    /// Finds search tools that do not set `openWorldHint`.
+    ///
+    /// A search tool's name starts with `search`, `find`, `lookup`, `look_up`, `query`,
+    /// `browse`, `discover`, `explore` or `locate`, after an optional namespace.
     ///
     /// ## Why is this bad?
     /// `openWorldHint` says whether the tool reaches an open set of external things (the web,
@@ -33,7 +34,8 @@ declare_rule! {
     /// ## References
     /// - Requirement R11: `openWorldHint` says results are not exhaustive (search)
     /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `openWorldHint` defaults to `true`
-    /// - OpenAI Apps SDK, app submission: every tool sets its hints explicitly
+    /// - ChatGPT Apps submission: every tool sets `readOnlyHint`, `destructiveHint` and
+    ///   `openWorldHint` explicitly (modelcontextprotocol/ext-apps#190)
     pub struct SearchWithoutOpenWorld {
         code: "TP211",
         name: "search-without-open-world",
@@ -58,17 +60,13 @@ impl Rule for SearchWithoutOpenWorld {
             }
             out.push(Violation {
                 tool: Some(i),
-                pointer: if tool.annotations.is_some() {
-                    "/annotations".to_owned()
-                } else {
-                    "/name".to_owned()
-                },
+                pointer: Hint::OpenWorld.finding_pointer(tool),
                 message: format!(
                     "`{}` searches (\"{verb}\") but does not set `openWorldHint` in `annotations`{}, so nothing says whether its results come from the open world or from a closed set",
                     tool.name,
                     Hint::OpenWorld.misplaced_note(tool)
                 ),
-                help: "add \"openWorldHint\": true when it searches the web or a third party (results incomplete, untrusted), false when it searches data the server controls".to_owned(),
+                help: Hint::OpenWorld.help(tool, "add \"openWorldHint\": true when it searches the web or a third party (results incomplete, untrusted), false when it searches data the server controls"),
             });
         }
     }

@@ -5,11 +5,14 @@ use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Finds tools whose name starts with a verb that changes the world — `create`, `update`,
-    /// `delete`, `remove`, `send`, `pay`, `order`, `cancel`, `write`, `set`, `add`, `post`,
-    /// `publish`, `transfer`, `book`, … (after an optional namespace, as in
-    /// `github_create_issue`) — but whose `annotations` set neither `destructiveHint` nor
+    /// Finds tools named for a change to the world that set neither `destructiveHint` nor
     /// `readOnlyHint`.
+    ///
+    /// The name starts with a verb that changes the world — `create`, `update`, `delete`,
+    /// `remove`, `send`, `pay`, `order`, `cancel`, `write`, `set`, `add`, `post`, `publish`,
+    /// `transfer`, `book`, … — after an optional namespace, as in `github_create_issue`.
+    /// Hints written in `_meta` or at the tool's top level, where clients do not read them,
+    /// are pointed out.
     ///
     /// ## Why is this bad?
     /// Clients decide from the hints whether to ask the user before a call. Unset, the MCP
@@ -35,8 +38,8 @@ declare_rule! {
     ///   payments, user data) so clients confirm
     /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `destructiveHint` defaults to `true`,
     ///   `readOnlyHint` to `false`
-    /// - OpenAI Apps SDK, app submission: every tool sets `readOnlyHint`, `destructiveHint` and
-    ///   `openWorldHint` explicitly
+    /// - ChatGPT Apps submission: every tool sets `readOnlyHint`, `destructiveHint` and
+    ///   `openWorldHint` explicitly (modelcontextprotocol/ext-apps#190)
     pub struct StateChangeWithoutHints {
         code: "TP209",
         name: "state-change-without-hints",
@@ -67,16 +70,19 @@ impl Rule for StateChangeWithoutHints {
                 .unwrap_or_default();
             out.push(Violation {
                 tool: Some(i),
-                pointer: if tool.annotations.is_some() {
-                    "/annotations".to_owned()
-                } else {
-                    "/name".to_owned()
-                },
+                pointer: [Hint::Destructive, Hint::ReadOnly]
+                    .into_iter()
+                    .find_map(|h| h.misplaced_pointer(tool))
+                    .unwrap_or_else(|| Hint::Destructive.finding_pointer(tool)),
                 message: format!(
                     "`{}` changes something (\"{verb}\") but sets neither `destructiveHint` nor `readOnlyHint` in `annotations`{misplaced}, so clients cannot tell whether to ask the user first",
                     tool.name
                 ),
-                help: "add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true} when it deletes, overwrites, spends or sends; \"destructiveHint\": false when it only adds".to_owned(),
+                help: [Hint::Destructive, Hint::ReadOnly]
+                    .into_iter()
+                    .find(|h| h.misplaced(tool).is_some())
+                    .unwrap_or(Hint::Destructive)
+                    .help(tool, "add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true} when it deletes, overwrites, spends or sends; \"destructiveHint\": false when it only adds"),
             });
         }
     }

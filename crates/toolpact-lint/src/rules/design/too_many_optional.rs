@@ -6,6 +6,7 @@ use toolpact::schema::child_pointer;
 declare_rule! {
     /// ## What it does
     /// Finds objects in an input schema with more than `max` optional properties (default 8).
+    ///
     /// A property counts as optional when it is not in `required`, or when it is required but
     /// accepts `null` — the way OpenAI strict mode writes an optional field.
     ///
@@ -16,7 +17,7 @@ declare_rule! {
     /// every request. Many optional fields often mean a tool that serves several purposes.
     ///
     /// The 24-optional-parameter limit of Anthropic strict mode is a provider rule
-    /// (`provider-rejects-tool`), not this one.
+    /// (`strict-limits-exceeded`), not this one.
     ///
     /// ## Example
     /// `search_orders` with `query`, `status`, `from`, `to`, `minTotal`, `maxTotal`,
@@ -32,9 +33,6 @@ declare_rule! {
     /// }, "required": ["query"]}}
     /// ```
     /// or split the rarely used filters into a separate, clearly described tool.
-    ///
-    /// ## Options
-    /// - `max` (default 8): the most optional or nullable properties an object may have.
     ///
     /// ## References
     /// - Requirement R7: required vs optional is a balance; models often skip optional fields

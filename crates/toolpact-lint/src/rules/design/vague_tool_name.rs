@@ -4,8 +4,9 @@ use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Finds tool names that say nothing about what the tool does: names made only of
-    /// generic words (`helper`, `tool`, `util`, `utils`, `misc`, `test`, `stuff`, `data`),
+    /// Finds tool names that say nothing about what the tool does.
+    ///
+    /// They are names made only of generic words (`helper`, `tool`, `util`, `utils`, `misc`, `test`, `stuff`, `data`),
     /// generic verbs (`run`, `execute`, `process`, `handle`, `do`, `call`, `invoke`) and
     /// numbers (`tool1`, `do_it`, `run_2`), and names of one or two characters (`w`, `fx`).
     ///

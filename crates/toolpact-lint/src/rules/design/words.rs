@@ -195,7 +195,6 @@ const READING_VERBS: &[&str] = &[
     "summarise",
     "summarize",
     "validate",
-    "verify",
     "view",
 ];
 
@@ -225,6 +224,13 @@ const READ_NOUNS: &[&str] = &[
     "statuses",
     "summary",
 ];
+
+/// Whether `text` holds one of `words` (lowercase ASCII) as a whole word, ignoring case: a
+/// single pass that spares most descriptions the search for longer phrases.
+pub(crate) fn mentions_any(text: &str, words: &[&str]) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| words.iter().any(|k| w.eq_ignore_ascii_case(k)))
+}
 
 /// Whether a sorted word list holds `word`.
 fn listed(list: &[&str], word: &str) -> bool {
@@ -265,7 +271,12 @@ pub(crate) fn effect_of_name(name: &str) -> Option<(String, Effect)> {
         }
         if listed(READING_VERBS, word) {
             let searches = listed(SEARCHING_VERBS, word);
-            found = Some((word.clone(), Effect::Reads { searches }));
+            let verb = if word == "look" && next == Some("up") {
+                "look up".to_owned()
+            } else {
+                word.clone()
+            };
+            found = Some((verb, Effect::Reads { searches }));
             break;
         }
     }

@@ -306,4 +306,11 @@ mod tests {
             assert!(blobs(text, 64).is_empty(), "{text}");
         }
     }
+
+    #[test]
+    fn survives_tricky_texts() {
+        for text in crate::rules::security::text::tests::TRICKY {
+            let _ = blobs(text, 8);
+        }
+    }
 }

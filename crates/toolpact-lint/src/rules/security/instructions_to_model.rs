@@ -6,14 +6,16 @@ use std::sync::LazyLock;
 
 declare_rule! {
     /// ## What it does
-    /// Finds descriptions and titles that address the model instead of describing the tool:
-    /// phrases that override its instructions ("ignore previous instructions"), hide things
-    /// from the user ("do not tell the user", "without informing the user"), claim priority
-    /// over every other tool ("always call this first", "call this before any other tool"),
-    /// send the model to read something on the side ("before using this tool, read …"),
-    /// reach for the system prompt ("include your system prompt"), fake consent ("the user
-    /// has already approved") and prompt markup (`<IMPORTANT>`, `<system>`, `[INST]`).
-    /// Matching ignores case and punctuation; the message quotes the phrase found.
+    /// Finds descriptions and titles that address the model instead of describing the tool.
+    ///
+    /// The phrases: those that override the model's instructions ("ignore previous
+    /// instructions"), hide things from the user ("do not tell the user", "without
+    /// informing the user"), skip confirmations ("do not ask for confirmation"), claim
+    /// priority over every other tool ("always call this first", "call this before any
+    /// other tool"), send the model to read something on the side ("before using this tool,
+    /// read …"), reach for the system prompt ("include your system prompt"), fake consent
+    /// ("the user has already approved"), and prompt markup (`<IMPORTANT>`, `<system>`,
+    /// `[INST]`). Matching ignores case and punctuation; the message quotes the phrase.
     ///
     /// "You must …" on its own is not reported: descriptions legitimately state
     /// preconditions that way ("you must call `list_projects` first"). It is reported with
@@ -58,6 +60,7 @@ enum Kind {
     ReadFirst,
     SystemPrompt,
     Consent,
+    SkipConfirmation,
     Markup,
 }
 
@@ -70,6 +73,7 @@ impl Kind {
             Kind::ReadFirst => "sends the model to read something before the call",
             Kind::SystemPrompt => "reaches for the system prompt",
             Kind::Consent => "claims the user already agreed",
+            Kind::SkipConfirmation => "skips the user's confirmation",
             Kind::Markup => "uses prompt markup",
         }
     }
@@ -81,6 +85,9 @@ impl Kind {
             }
             Kind::Conceal => {
                 "remove it; nothing a tool does may be hidden from the user — if data must not be shown, leave it out of the result instead"
+            }
+            Kind::SkipConfirmation => {
+                "remove it; whether to ask is for the client and the user to decide — mark a tool that changes things with `\"destructiveHint\": true` so that clients confirm"
             }
             Kind::Priority => {
                 "state the order against named tools instead (\"call `list_projects` first to get `projectId`\"), or say when this tool is the right one"
@@ -137,7 +144,7 @@ const PHRASES: &[(&str, Kind)] = &[
     ),
     (
         "do+not|don't|dont|never ask|wait the+user|your+user|users| for confirmation|permission|approval|consent",
-        Kind::Conceal,
+        Kind::SkipConfirmation,
     ),
     (
         "always call|use|run|invoke|execute this|it tool|function| first",
@@ -226,12 +233,15 @@ fn is_about_prompts(tool_name: &str, text: &Text<'_>) -> bool {
 /// The phrases found in one text, as (quoted phrase, kind).
 fn findings(text: &Text<'_>, tool_name: &str, others: &HashSet<String>) -> Vec<(String, Kind)> {
     let mut found = Vec::new();
-    let lower = text.text.to_lowercase();
-    for marker in MARKUP {
-        if let Some(at) = lower.find(marker) {
-            // Quote the markup as written; lowercasing may move offsets in non-ASCII text.
-            let written = text.text.get(at..at + marker.len()).unwrap_or(marker);
-            found.push((written.to_owned(), Kind::Markup));
+    // Every marker starts with `<` or `[`; most descriptions have neither.
+    if text.text.contains(['<', '[']) {
+        // ASCII lowercasing keeps byte offsets, so the markup is quoted as written.
+        let lower = text.text.to_ascii_lowercase();
+        for marker in MARKUP {
+            if let Some(at) = lower.find(marker) {
+                let written = text.text.get(at..at + marker.len()).unwrap_or(marker);
+                found.push((written.to_owned(), Kind::Markup));
+            }
         }
     }
     let words = words(text.text);
@@ -344,6 +354,13 @@ mod tests {
             "Set to false to skip the form — useful when you have all values and the user has already confirmed the action.",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    #[test]
+    fn survives_tricky_texts() {
+        for text in crate::rules::security::text::tests::TRICKY {
+            let _ = found(text);
         }
     }
 }

@@ -6,10 +6,12 @@ use toolpact::Tool;
 
 declare_rule! {
     /// ## What it does
-    /// Finds descriptions that mention secrets or the files that hold them — `~/.ssh`,
-    /// `id_rsa`, `.env`, `/etc/passwd`, `~/.aws/credentials`, `mcp.json`, API keys,
-    /// passwords, access tokens, credentials, private keys, seed phrases — in tools whose
-    /// name, title and parameters have nothing to do with them.
+    /// Finds descriptions that mention secrets or the files that hold them in tools that
+    /// have nothing to do with them.
+    ///
+    /// The mentions: `~/.ssh`, `id_rsa`, `.env`, `/etc/passwd`, `~/.aws/credentials`,
+    /// `mcp.json`, API keys, passwords, access tokens, credentials, private keys, seed
+    /// phrases — where the tool's name, title and parameters are about something else.
     ///
     /// A tool about the secret is left alone: a `login` tool may speak of passwords, a
     /// `rotate_api_key` tool of API keys, a tool with a `password` parameter asks for it in
@@ -464,6 +466,22 @@ fn is_protective(words: &[Word], at: usize) -> bool {
     })
 }
 
+/// Words that place a credential on the server ("a token configured on the server"): the
+/// description says how the tool authenticates, and asks the model for nothing. Paths are
+/// not exempted this way: a file path is something to read.
+const SERVER_SIDE: &[&str] = &["configured", "preconfigured", "server-side"];
+
+/// Whether the sentence of word `at` says the credential lives on the server.
+fn is_server_side(words: &[Word], at: usize) -> bool {
+    let Some(sentence) = words.get(at).map(|w| w.sentence) else {
+        return false;
+    };
+    words
+        .iter()
+        .filter(|w| w.sentence == sentence)
+        .any(|w| SERVER_SIDE.contains(&w.text.as_str()))
+}
+
 /// Whether `needle` occurs in `haystack` (already lowercase) at `at` between non-word
 /// characters; `id_rsa.pub` is a public key and does not count.
 fn is_bounded(haystack: &str, at: usize, needle: &str) -> bool {
@@ -508,22 +526,32 @@ fn mentions(text: &str) -> Vec<(String, Topic)> {
     let mut found: Vec<(usize, usize, Topic)> = Vec::new();
     // ASCII lowercasing keeps byte offsets, so matches can be quoted from the original.
     let lower = text.to_ascii_lowercase();
-    for (needle, topic) in PATHS {
-        let mut from = 0;
-        while let Some(pos) = lower[from..].find(needle) {
-            let at = from + pos;
-            from = at + needle.len();
+    // Every path contains `.`, `/` or `_`: look for the paths only around those bytes,
+    // rather than searching the text once per path.
+    for (anchor, _) in lower.match_indices(['.', '/', '_']) {
+        for (needle, topic) in PATHS {
+            let Some(offset) = needle.find(['.', '/', '_']) else {
+                continue;
+            };
+            if needle.as_bytes()[offset] != lower.as_bytes()[anchor] || anchor < offset {
+                continue;
+            }
+            let at = anchor - offset;
+            if !lower.as_bytes()[at..].starts_with(needle.as_bytes())
+                || found.iter().any(|(s, e, _)| *s <= at && at < *e)
+            {
+                continue;
+            }
             if is_bounded(&lower, at, needle) && !is_protective(&words, word_at(&words, at)) {
                 let (start, end) = whole_path(text, at, at + needle.len());
                 if !found.iter().any(|(s, e, _)| *s <= start && end <= *e) {
                     found.push((start, end, *topic));
                 }
-                break;
             }
         }
     }
     for (index, m) in SET.find_all(&words, &|_| false) {
-        if !is_protective(&words, m.start) {
+        if !is_protective(&words, m.start) && !is_server_side(&words, m.start) {
             let (start, end) = (words[m.start].start, words[m.end - 1].end);
             // `passwd` inside `/etc/passwd` is one mention, not two.
             if !found.iter().any(|(s, e, _)| *s <= start && end <= *e) {
@@ -650,7 +678,9 @@ mod tests {
             "The page token from the previous call.",
             "Maximum number of tokens to generate.",
             "Free to use; requires no API key.",
+            "Authenticates with a personal access token configured on the server.",
             "Pass the `.cursor` value from the previous page.",
+            "Noms de fichiers: été_.env́ ou ½.ssh",
         ] {
             assert!(quotes(text).is_empty(), "{text}: {:?}", quotes(text));
         }
@@ -665,5 +695,12 @@ mod tests {
         let forecast = identifier_words("get_forecast");
         assert!(!is_related(Topic::Token, &forecast));
         assert!(!is_related(Topic::Ssh, &forecast));
+    }
+
+    #[test]
+    fn survives_tricky_texts() {
+        for text in crate::rules::security::text::tests::TRICKY {
+            let _ = mentions(text);
+        }
     }
 }

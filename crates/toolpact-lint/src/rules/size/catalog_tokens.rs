@@ -4,6 +4,7 @@ use crate::context::{Context, TargetExport};
 use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
 use serde_json::Value;
 use std::collections::HashSet;
+use std::ops::Range;
 use toolpact::Target;
 
 declare_rule! {
@@ -19,19 +20,19 @@ declare_rule! {
     ///
     /// ## Why is this bad?
     /// The whole catalog is sent with every request, before the user has said a word: it
-    /// costs money and latency on every turn and takes context the conversation needs. Past
-    /// a few dozen tools, models also choose worse. Knowing which tools cost most says
-    /// where trimming pays.
+    /// costs money and latency on every turn and takes context the conversation needs, and
+    /// OpenAI advises fewer than 20 functions up front because models choose worse among
+    /// many. Knowing which tools cost most says where trimming pays.
     ///
     /// ## Example
-    /// A `do_everything` tool with a 3,000-character description, a 40-value enum with
-    /// long explanations and a nested `filters` object: about 2,400 tokens, a third of the
-    /// catalog.
+    /// A `do_everything` tool with a 2,300-character description and 30 properties for
+    /// searching, ordering and paying: about 950 tokens on every request, whatever the user
+    /// asks.
     ///
     /// ## Use instead
-    /// Focused tools (`search_orders`, `get_order`, `cancel_order`) with short descriptions
-    /// that say what each does and when to call it — a few hundred tokens each — and tool
-    /// search or per-task catalogs once there are many.
+    /// Focused tools (`suggest_gifts`, `create_order`) with descriptions that say what each
+    /// does and when to call it, a few hundred tokens each, and tool search or per-task
+    /// catalogs once there are many.
     ///
     /// ## References
     /// - OpenAI, "Function calling": functions count against the context limit and are
@@ -75,7 +76,8 @@ struct Costs {
     left_out: usize,
 }
 
-fn costs_of_export(export: &TargetExport, tools: usize, counter: &mut TokenCounter) -> Costs {
+/// An export's items by catalog position: `None` where the target left the tool out.
+fn items_by_tool(export: &TargetExport, tools: usize) -> Vec<Option<&Value>> {
     let left_out: HashSet<usize> = export
         .export
         .report
@@ -83,70 +85,102 @@ fn costs_of_export(export: &TargetExport, tools: usize, counter: &mut TokenCount
         .iter()
         .map(|u| u.index)
         .collect();
-    let mut per_tool = vec![None; tools];
-    let mut total = 0;
+    let mut by_tool = vec![None; tools];
     let positions = (0..tools).filter(|i| !left_out.contains(i));
-    let mut buffer = Vec::new();
     for (index, item) in positions.zip(exported_items(export)) {
-        let tokens = counter.count_json(item, &mut buffer);
-        per_tool[index] = Some(tokens);
-        total += tokens;
+        by_tool[index] = Some(item);
     }
-    Costs {
-        label: export.label(),
-        per_tool,
-        total,
-        left_out: left_out.len(),
-    }
+    by_tool
 }
 
-/// The costs of every export, in their order. Targets are counted on separate threads
-/// when the catalog is large enough for it to pay: each export is independent, and most of
-/// the time goes into hashing chunks, which parallelizes well.
+/// The tokens of the tools in `range`, for each export: `result[export][tool - start]`.
+///
+/// Tool by tool rather than target by target: the descriptions and names of one tool recur
+/// in every target, so each is counted once and then found among the units remembered for
+/// that tool.
+fn count_range(
+    columns: &[Vec<Option<&Value>>],
+    range: Range<usize>,
+    counter: &mut TokenCounter,
+) -> Vec<Vec<Option<usize>>> {
+    let mut out = vec![Vec::with_capacity(range.len()); columns.len()];
+    let mut buffer = Vec::new();
+    for i in range {
+        for (column, counts) in columns.iter().zip(out.iter_mut()) {
+            counts.push(column[i].map(|item| counter.count_json(item, &mut buffer)));
+        }
+        counter.forget_units();
+    }
+    out
+}
+
+/// The costs of every export, in their order. Large catalogs are split into ranges of
+/// tools counted on separate threads, each with its own cache.
 fn costs_of_exports(
     exports: &[TargetExport],
     tools: usize,
     counter: &mut TokenCounter,
 ) -> Vec<Costs> {
+    let columns: Vec<Vec<Option<&Value>>> =
+        exports.iter().map(|e| items_by_tool(e, tools)).collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, std::num::NonZero::get)
-        .min(exports.len());
-    if threads <= 1 || tools < PARALLEL_FROM {
-        return exports
-            .iter()
-            .map(|export| costs_of_export(export, tools, counter))
+        .min(tools / PARALLEL_FROM)
+        .max(1);
+    let counts: Vec<Vec<Option<usize>>> = if threads == 1 {
+        count_range(&columns, 0..tools, counter)
+    } else {
+        let step = tools.div_ceil(threads);
+        let ranges: Vec<Range<usize>> = (0..threads)
+            .map(|t| (t * step).min(tools)..((t + 1) * step).min(tools))
             .collect();
-    }
-    let per_thread = exports.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = exports
-            .chunks(per_thread)
-            .map(|group| {
-                scope.spawn(move || {
-                    let mut counter = TokenCounter::new()?;
-                    Some(
-                        group
-                            .iter()
-                            .map(|export| costs_of_export(export, tools, &mut counter))
-                            .collect::<Vec<_>>(),
-                    )
+        let parts: Vec<Vec<Vec<Option<usize>>>> = std::thread::scope(|scope| {
+            let columns = &columns;
+            let handles: Vec<_> = ranges
+                .iter()
+                .cloned()
+                .map(|range| {
+                    scope.spawn(move || {
+                        let mut counter = TokenCounter::new()?;
+                        Some(count_range(columns, range, &mut counter))
+                    })
                 })
-            })
-            .collect();
-        let mut costs = Vec::with_capacity(exports.len());
-        for (handle, group) in handles.into_iter().zip(exports.chunks(per_thread)) {
-            // A thread that failed is counted again here rather than lost.
-            match handle.join().ok().flatten() {
-                Some(done) => costs.extend(done),
-                None => costs.extend(group.iter().map(|e| costs_of_export(e, tools, counter))),
+                .collect();
+            handles
+                .into_iter()
+                .zip(&ranges)
+                .map(|(handle, range)| {
+                    // A thread that failed is counted again here rather than lost.
+                    handle
+                        .join()
+                        .ok()
+                        .flatten()
+                        .unwrap_or_else(|| count_range(columns, range.clone(), counter))
+                })
+                .collect()
+        });
+        let mut merged = vec![Vec::with_capacity(tools); exports.len()];
+        for part in parts {
+            for (all, some) in merged.iter_mut().zip(part) {
+                all.extend(some);
             }
         }
-        costs
-    })
+        merged
+    };
+    exports
+        .iter()
+        .zip(counts)
+        .map(|(export, per_tool)| Costs {
+            label: export.label(),
+            total: per_tool.iter().flatten().sum(),
+            left_out: export.export.report.left_out.len(),
+            per_tool,
+        })
+        .collect()
 }
 
-/// From how many tools the targets are counted in parallel.
-const PARALLEL_FROM: usize = 2_000;
+/// How many tools each counting thread gets at least.
+const PARALLEL_FROM: usize = 5_000;
 
 /// The neutral tool JSON, for when no target is configured.
 fn costs_of_tools(cx: &Context<'_>, counter: &mut TokenCounter) -> Costs {
@@ -265,7 +299,8 @@ impl Rule for CatalogTokens {
             tool: None,
             pointer: String::new(),
             message: format!(
-                "the catalog of {tools} tool{} costs about {} (o200k_base over compact JSON){not_counted}{most}",
+                "the catalog of {} tool{} costs about {} (o200k_base over compact JSON){not_counted}{most}",
+                thousands(tools),
                 if tools == 1 { "" } else { "s" },
                 totals.join(", "),
             ),

@@ -4,14 +4,21 @@
 //! The encoder first splits text with a regular expression, then runs byte-pair encoding
 //! inside each piece, so a count is the sum of the counts of the pieces. The regular
 //! expression is the slow part (about 12 MB/s). [`TokenCounter`] cuts the text only where
-//! that expression always cuts — before a `"` that follows an ASCII letter or digit, and
-//! before a space that follows a non-space and precedes an ASCII letter — and remembers the
-//! count of every short chunk. Compact JSON and prose are made of few distinct chunks
-//! (`","description":"`, ` the`, ` city`), so most chunks are counted once per run, and
-//! the same tool lowered for six targets costs little more than once. The sum is exactly
-//! what the encoder returns for the whole text; a unit test holds it to that.
+//! that expression always ends a piece, and remembers counts:
 //!
-//! The encoding ships inside `tiktoken-rs`: nothing is downloaded.
+//! - **Units** end before a `"` that follows an ASCII letter or digit, and before an ASCII
+//!   letter or digit that follows two ASCII punctuation characters (the expression takes a
+//!   run of punctuation whole, and gives a single one to the word after it). In compact
+//!   JSON a unit is a key, a string value up to its last letter or digit, or a run of
+//!   punctuation such as `":"`. A tool sent to six targets repeats its descriptions six
+//!   times, so long units are remembered until [`TokenCounter::forget_units`] — once per
+//!   tool — and counted once.
+//! - **Chunks** cut units further, also before a space that follows a non-space and
+//!   precedes an ASCII letter, so that prose becomes words (` the`, ` city`). A catalog has
+//!   few distinct chunks, and their counts are remembered for the whole run.
+//!
+//! The sum is exactly what the encoder returns for the whole text; a unit test holds it to
+//! that. The encoding ships inside `tiktoken-rs`: nothing is downloaded.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -24,9 +31,16 @@ static O200K_BASE: LazyLock<Option<CoreBPE>> = LazyLock::new(|| tiktoken_rs::o20
 const MAX_CACHED_CHUNK: usize = 48;
 
 /// How many chunks are remembered at most, to bound memory on huge catalogs.
-const MAX_CACHE_ENTRIES: usize = 1 << 20;
+const MAX_CHUNKS: usize = 1 << 20;
 
-/// The hash of rustc's `FxHasher`, eight bytes at a time: the chunks are short, and the
+/// Units longer than this are remembered until [`TokenCounter::forget_units`]; shorter
+/// ones are at most a few chunks and go straight to the chunk cache.
+const MIN_REMEMBERED_UNIT: usize = 32;
+
+/// How many units are remembered at most between two calls to `forget_units`.
+const MAX_UNITS: usize = 1 << 12;
+
+/// The hash of rustc's `FxHasher`, eight bytes at a time: the keys are short, and the
 /// standard library's SipHash costs more than the lookup saves.
 #[derive(Debug, Clone, Copy, Default)]
 struct WordHasher(u64);
@@ -45,25 +59,28 @@ impl Hasher for WordHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in chunks.by_ref() {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
+        let mut words = bytes.chunks_exact(8);
+        for word in words.by_ref() {
+            let mut buffer = [0u8; 8];
+            buffer.copy_from_slice(word);
+            self.add(u64::from_le_bytes(buffer));
         }
-        let rest = chunks.remainder();
+        let rest = words.remainder();
         if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 56));
+            let mut buffer = [0u8; 8];
+            buffer[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(buffer) ^ ((rest.len() as u64) << 56));
         }
     }
 }
 
-/// Counts `o200k_base` tokens, remembering the chunks it has seen.
+type Counts = HashMap<Box<str>, u32, BuildHasherDefault<WordHasher>>;
+
+/// Counts `o200k_base` tokens, remembering the chunks and units it has seen.
 pub(crate) struct TokenCounter {
     bpe: &'static CoreBPE,
-    cache: HashMap<Box<str>, u32, BuildHasherDefault<WordHasher>>,
+    chunks: Counts,
+    units: Counts,
 }
 
 impl TokenCounter {
@@ -71,7 +88,8 @@ impl TokenCounter {
     pub(crate) fn new() -> Option<TokenCounter> {
         Some(TokenCounter {
             bpe: O200K_BASE.as_ref()?,
-            cache: HashMap::default(),
+            chunks: Counts::default(),
+            units: Counts::default(),
         })
     }
 
@@ -87,53 +105,98 @@ impl TokenCounter {
 
     /// How many tokens `text` is.
     pub(crate) fn count(&mut self, text: &str) -> usize {
-        chunks(text).map(|chunk| self.count_chunk(chunk)).sum()
+        units(text).map(|unit| self.count_unit(unit)).sum()
+    }
+
+    /// Forgets the long units: call it when the next texts are about something else (the
+    /// next tool), so that memory stays small and hot.
+    pub(crate) fn forget_units(&mut self) {
+        self.units.clear();
+    }
+
+    fn count_unit(&mut self, unit: &str) -> usize {
+        if unit.len() < MIN_REMEMBERED_UNIT {
+            return chunks(unit).map(|chunk| self.count_chunk(chunk)).sum();
+        }
+        if let Some(&n) = self.units.get(unit) {
+            return n as usize;
+        }
+        let n: usize = chunks(unit).map(|chunk| self.count_chunk(chunk)).sum();
+        if self.units.len() < MAX_UNITS {
+            self.units
+                .insert(unit.into(), u32::try_from(n).unwrap_or(u32::MAX));
+        }
+        n
     }
 
     fn count_chunk(&mut self, chunk: &str) -> usize {
         if chunk.len() > MAX_CACHED_CHUNK {
             return self.bpe.count_ordinary(chunk);
         }
-        if let Some(&n) = self.cache.get(chunk) {
+        if let Some(&n) = self.chunks.get(chunk) {
             return n as usize;
         }
         let n = self.bpe.count_ordinary(chunk);
-        if self.cache.len() < MAX_CACHE_ENTRIES {
-            self.cache
+        if self.chunks.len() < MAX_CHUNKS {
+            self.chunks
                 .insert(chunk.into(), u32::try_from(n).unwrap_or(u32::MAX));
         }
         n
     }
 }
 
-/// Cuts `text` where the `o200k_base` pre-tokenizer always ends a piece (see the module
-/// documentation).
-fn chunks(text: &str) -> impl Iterator<Item = &str> {
+/// Splits `text` before every byte where `cut(bytes, i)` holds. Cuts fall on ASCII bytes,
+/// which are character boundaries.
+fn split_at(text: &str, cut: impl Fn(&[u8], usize) -> bool) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut i = 1;
     std::iter::from_fn(move || {
         while i < bytes.len() {
-            let (prev, c) = (bytes[i - 1], bytes[i]);
-            let cut = (c == b'"' && prev.is_ascii_alphanumeric())
-                || (c == b' '
-                    && !prev.is_ascii_whitespace()
-                    && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic));
+            let at = i;
             i += 1;
-            if cut {
-                // Both cut characters are ASCII, so `i - 1` is a character boundary.
-                let chunk = text.get(start..i - 1);
-                start = i - 1;
-                return chunk;
+            if cut(bytes, at) {
+                let piece = text.get(start..at);
+                start = at;
+                return piece;
             }
         }
         if start < bytes.len() {
-            let chunk = text.get(start..);
+            let piece = text.get(start..);
             start = bytes.len();
-            return chunk;
+            return piece;
         }
         None
     })
+}
+
+/// Before a `"` after an ASCII letter or digit, or before an ASCII letter or digit after
+/// two ASCII punctuation characters.
+#[inline]
+fn is_unit_cut(bytes: &[u8], i: usize) -> bool {
+    let (prev, c) = (bytes[i - 1], bytes[i]);
+    (c == b'"' && prev.is_ascii_alphanumeric())
+        || (c.is_ascii_alphanumeric()
+            && prev.is_ascii_punctuation()
+            && i >= 2
+            && bytes[i - 2].is_ascii_punctuation())
+}
+
+/// A unit cut, or a space after a non-space and before an ASCII letter.
+#[inline]
+fn is_chunk_cut(bytes: &[u8], i: usize) -> bool {
+    is_unit_cut(bytes, i)
+        || (bytes[i] == b' '
+            && !bytes[i - 1].is_ascii_whitespace()
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic))
+}
+
+fn units(text: &str) -> impl Iterator<Item = &str> {
+    split_at(text, is_unit_cut)
+}
+
+fn chunks(text: &str) -> impl Iterator<Item = &str> {
+    split_at(text, is_chunk_cut)
 }
 
 #[cfg(test)]
@@ -147,6 +210,7 @@ mod tests {
             "Plain prose, with  two spaces, a tab\tand\nnew lines; don't stop — 東京 and Zürich 123456 v2.",
             "  leading spaces and trailing  ",
             r#"[{"type":"function","function":{"name":"a","parameters":{"enum":["x y","Z"],"x-1":[1,2.5e3,true,null]}}}]"#,
+            r#"{"a":"(optional) it's \"quoted\"'s","b":"'s","c":"\n\"x","d":"--> a.b/c?d=e&f","e":"..Z"}"#,
             "",
             "a",
         ];
@@ -154,7 +218,7 @@ mod tests {
         let bpe = tiktoken_rs::o200k_base().expect("o200k_base ships with tiktoken-rs");
         for text in samples {
             assert_eq!(counter.count(text), bpe.count_ordinary(text), "{text}");
-            // Twice, so the second count comes from the cache.
+            // Twice, so the second count comes from the caches.
             assert_eq!(counter.count(text), bpe.count_ordinary(text), "{text}");
         }
         for path in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/seeds"))
@@ -163,7 +227,22 @@ mod tests {
             .flatten()
         {
             let text = std::fs::read_to_string(path.path()).unwrap_or_default();
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            let compact = value.to_string();
             assert_eq!(counter.count(&text), bpe.count_ordinary(&text));
+            assert_eq!(counter.count(&compact), bpe.count_ordinary(&compact));
+            counter.forget_units();
+        }
+    }
+
+    proptest::proptest! {
+        /// Any mix of letters, digits, punctuation, quotes, apostrophes, whitespace and
+        /// non-ASCII text counts the same with the cuts as without.
+        #[test]
+        fn counts_random_text_exactly(text in r#"([a-zA-Z]{1,6}|[0-9]{1,5}|[ \t\n\r]{1,3}|["'.,:;/?!(){}\[\]<>=&*#@$%^_+\-]{1,4}|'s|'re|é|東京|—){0,40}"#) {
+            let mut counter = TokenCounter::new().expect("o200k_base ships with tiktoken-rs");
+            let bpe = O200K_BASE.as_ref().expect("o200k_base ships with tiktoken-rs");
+            proptest::prop_assert_eq!(counter.count(&text), bpe.count_ordinary(&text));
         }
     }
 }

@@ -41,6 +41,29 @@ declare_rule! {
     }
 }
 
+/// Counts the bytes written to it, so that a size is known without building the text.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The size of the tool's compact JSON.
+fn compact_size(tool: &toolpact::Tool) -> usize {
+    let mut count = ByteCount(0);
+    match serde_json::to_writer(&mut count, tool) {
+        Ok(()) => count.0,
+        Err(_) => 0,
+    }
+}
+
 /// Compact JSON size of `value` as a member `"key":value`, with its separator.
 fn member_size(key: &str, value: &Value) -> usize {
     Value::String(key.to_owned()).to_string().len() + value.to_string().len() + 2
@@ -101,13 +124,13 @@ impl Rule for ToolTooLarge {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let max = usize::try_from(cx.option(&Self::META, "max-bytes")).unwrap_or(usize::MAX);
         for (i, tool) in cx.tools() {
-            let Ok(value) = serde_json::to_value(tool) else {
-                continue;
-            };
-            let bytes = value.to_string().len();
+            let bytes = compact_size(tool);
             if bytes <= max {
                 continue;
             }
+            let Ok(value) = serde_json::to_value(tool) else {
+                continue;
+            };
             let (chain, spread) = where_the_bytes_are(&value);
             let show = |parts: &[(String, usize)]| {
                 parts
@@ -142,6 +165,17 @@ impl Rule for ToolTooLarge {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn measures_compact_json() {
+        let tool = toolpact::Tool::new("t", "d", json!({"type": "object"}));
+        assert_eq!(
+            compact_size(&tool),
+            serde_json::to_string(&tool)
+                .map(|s| s.len())
+                .unwrap_or_default()
+        );
+    }
 
     #[test]
     fn follows_the_weight_down_the_properties() {

@@ -6,9 +6,10 @@ use toolpact::schema::resolve_local_ref;
 
 declare_rule! {
     /// ## What it does
-    /// Finds schemas of `"type": "array"` that say nothing about their elements: no `items`,
-    /// no `prefixItems` and no `enum` or `const` listing whole values, neither beside the
-    /// type nor in a local `$ref` or `allOf` branch next to it.
+    /// Finds schemas of `"type": "array"` that say nothing about their elements.
+    ///
+    /// Elements are described by `items`, `prefixItems`, or an `enum` or `const` listing
+    /// whole values, beside the type or in a local `$ref` or `allOf` branch next to it.
     ///
     /// ## Why is this bad?
     /// The model has to guess what goes in the list — strings, numbers, objects with which
@@ -37,8 +38,12 @@ declare_rule! {
     }
 }
 
+/// How many schemas one check may visit through `$ref` and `allOf`; past that, the schema
+/// gets the benefit of the doubt rather than a lint that never ends.
+const MAX_VISITS: usize = 64;
+
 /// Whether the array's elements are described, here or in a `$ref`/`allOf` beside the type.
-fn describes_items(root: &Value, node: &Value, hops: usize) -> bool {
+fn describes_items(root: &Value, node: &Value, budget: &mut usize) -> bool {
     // `enum` and `const` list the whole values, elements included.
     if ["items", "prefixItems", "enum", "const"]
         .iter()
@@ -46,18 +51,21 @@ fn describes_items(root: &Value, node: &Value, hops: usize) -> bool {
     {
         return true;
     }
-    if hops > 8 {
-        // Give the schema the benefit of the doubt rather than loop on a reference cycle.
+    if *budget == 0 {
         return true;
     }
-    let by_ref = node.get("$ref").and_then(Value::as_str).is_some_and(|r| {
-        resolve_local_ref(root, r).is_none_or(|t| describes_items(root, t, hops + 1))
-    });
-    let by_all_of = node
-        .get("allOf")
+    *budget -= 1;
+    if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
+        match resolve_local_ref(root, reference) {
+            // An outside reference may describe them; that is not this rule's business.
+            None => return true,
+            Some(target) if describes_items(root, target, budget) => return true,
+            Some(_) => {}
+        }
+    }
+    node.get("allOf")
         .and_then(Value::as_array)
-        .is_some_and(|branches| branches.iter().any(|b| describes_items(root, b, hops + 1)));
-    by_ref || by_all_of
+        .is_some_and(|branches| branches.iter().any(|b| describes_items(root, b, budget)))
 }
 
 /// The property's name when `pointer` ends in `/properties/<name>`.
@@ -76,7 +84,9 @@ impl Rule for ArrayWithoutItems {
         for (i, tool) in cx.tools() {
             for (schema, base) in tool_schemas(tool) {
                 walk(schema, base, &mut |node, pointer| {
-                    if !has_type(node, "array") || describes_items(schema, node, 0) {
+                    if !has_type(node, "array")
+                        || describes_items(schema, node, &mut { MAX_VISITS })
+                    {
                         return;
                     }
                     let what = match pointer.strip_suffix("/items").and_then(property_name) {

@@ -4,12 +4,14 @@ use toolpact::schema::child_pointer;
 
 declare_rule! {
     /// ## What it does
-    /// Checks each key of the tool's `_meta` against the MCP key format: an optional prefix of
-    /// dot-separated labels ending in `/` (each label starts with a letter, ends with a letter
-    /// or digit, and has only letters, digits and `-` inside), then a name that begins and
-    /// ends with a letter or digit and has only letters, digits, `-`, `_` and `.` inside. It
-    /// also reports prefixes whose second label is `modelcontextprotocol` or `mcp`, which are
-    /// reserved for MCP itself (`io.modelcontextprotocol/`, `dev.mcp/`).
+    /// Checks each key of the tool's `_meta` against the MCP key format, and reports keys
+    /// in the prefixes MCP reserves for itself.
+    ///
+    /// The format: an optional prefix of dot-separated labels ending in `/` (each label
+    /// starts with a letter, ends with a letter or digit, and has only letters, digits and
+    /// `-` inside), then a name that begins and ends with a letter or digit and has only
+    /// letters, digits, `-`, `_` and `.` inside. A prefix whose second label is
+    /// `modelcontextprotocol` or `mcp` is reserved (`io.modelcontextprotocol/`, `dev.mcp/`).
     ///
     /// The ChatGPT Apps keys `openai/toolInvocation/invoking` and `…/invoked`, which OpenAI
     /// documents with a second `/`, are accepted as they are.

@@ -8,9 +8,12 @@ use toolpact::schema::{MAX_DEPTH, child_pointer, resolve_local_ref};
 declare_rule! {
     /// ## What it does
     /// Finds names in `required` that the same object's `properties` does not declare, at
-    /// any depth of the input and output schemas. Properties declared by the object's
-    /// `allOf`/`anyOf`/`oneOf` branches, by a local `$ref` beside them, or by the parent of a
-    /// branch count as declared.
+    /// any depth of the input and output schemas.
+    ///
+    /// Properties declared by the object's `allOf`/`anyOf`/`oneOf` branches, by a local
+    /// `$ref` beside them, or by the parent of a branch count as declared. Objects with
+    /// `patternProperties` or a schema for `additionalProperties` are maps, and are left
+    /// alone.
     ///
     /// ## Why is this bad?
     /// The model is told it must send a field it knows nothing about: no type, no
@@ -48,21 +51,27 @@ declare_rule! {
     }
 }
 
-/// How many `$ref` hops to follow when collecting declared names.
-const MAX_REF_HOPS: usize = 8;
+/// How deep to follow branches and `$ref`s when collecting declared names.
+const MAX_HOPS: usize = 8;
+
+/// How many schemas one collection may visit: nested compositions multiply, and a hostile
+/// schema must not turn a lint into a denial of service.
+const MAX_VISITS: usize = 256;
 
 /// Adds the names `node` declares, directly, through its composition branches and through
-/// a local `$ref`, to `names`. Returns `false` when a `$ref` cannot be followed, so that the
-/// declared set is unknown.
+/// a local `$ref`, to `names`. Returns `false` when a `$ref` cannot be followed or the
+/// budget runs out, so that the declared set is unknown.
 fn declared<'v>(
     root: &'v Value,
     node: &'v Value,
     hops: usize,
+    budget: &mut usize,
     names: &mut BTreeSet<&'v str>,
 ) -> bool {
-    if hops > MAX_REF_HOPS {
+    if hops > MAX_HOPS || *budget == 0 {
         return false;
     }
+    *budget -= 1;
     let mut known = true;
     if let Some(props) = node.get("properties").and_then(Value::as_object) {
         names.extend(props.keys().map(String::as_str));
@@ -74,17 +83,17 @@ fn declared<'v>(
             .into_iter()
             .flatten()
         {
-            known &= declared(root, branch, hops + 1, names);
+            known &= declared(root, branch, hops + 1, budget, names);
         }
     }
     for keyword in ["then", "else"] {
         if let Some(branch) = node.get(keyword) {
-            known &= declared(root, branch, hops + 1, names);
+            known &= declared(root, branch, hops + 1, budget, names);
         }
     }
     if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
         match resolve_local_ref(root, reference) {
-            Some(target) => known &= declared(root, target, hops + 1, names),
+            Some(target) => known &= declared(root, target, hops + 1, budget, names),
             None => known = false,
         }
     }
@@ -129,15 +138,39 @@ fn distance(a: &str, b: &str) -> usize {
     d[a.len() * width + b.len()]
 }
 
+/// Names longer than this get no "did you mean": the comparison grows with the product
+/// of the lengths.
+const MAX_SUGGESTED_LEN: usize = 64;
+
 /// The declared name closest to `missing`, when it is close enough to be a typo.
 fn closest<'v>(missing: &str, names: &BTreeSet<&'v str>) -> Option<&'v str> {
+    if missing.len() > MAX_SUGGESTED_LEN {
+        return None;
+    }
     let limit = (missing.chars().count() / 3).max(1);
     names
         .iter()
+        .filter(|n| n.len() <= MAX_SUGGESTED_LEN)
         .map(|n| (distance(&missing.to_lowercase(), &n.to_lowercase()), *n))
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, n)| n)
+}
+
+/// How many declared names a help text lists.
+const LISTED: usize = 8;
+
+/// `"a", "b", "c"`, or the first few and how many more.
+fn listing(names: &BTreeSet<&str>) -> String {
+    let mut shown: Vec<String> = names
+        .iter()
+        .take(LISTED)
+        .map(|n| format!("{n:?}"))
+        .collect();
+    if names.len() > LISTED {
+        shown.push(format!("and {} more", names.len() - LISTED));
+    }
+    shown.join(", ")
 }
 
 struct Walk<'v, 'o> {
@@ -158,8 +191,13 @@ impl<'v> Walk<'v, '_> {
         if depth > MAX_DEPTH || !node.is_object() {
             return;
         }
+        // Names matter only where `required` is, and where branches inherit them.
+        let obj = node.as_object();
+        let wanted = obj.is_some_and(|o| {
+            o.contains_key("required") || SAME_INSTANCE.iter().any(|k| o.contains_key(*k))
+        });
         let mut names = inherited.clone();
-        let known = declared(self.root, node, 0, &mut names);
+        let known = wanted && declared(self.root, node, 0, &mut { MAX_VISITS }, &mut names);
         if known && !negated && !accepts_other_names(node) {
             self.required(node, pointer, &names);
         }
@@ -199,11 +237,7 @@ impl<'v> Walk<'v, '_> {
                 ),
                 None => format!(
                     "declare {name:?} under `properties` with a type and a description, or remove it from `required` (declared: {})",
-                    names
-                        .iter()
-                        .map(|n| format!("{n:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    listing(names)
                 ),
             };
             self.out.push(Violation {
@@ -240,6 +274,18 @@ impl Rule for RequiredNamesMissingProperty {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounds_the_work_on_nested_compositions() {
+        let mut schema = serde_json::json!({"properties": {"a": {"type": "string"}}});
+        for _ in 0..7 {
+            schema = serde_json::json!({"allOf": [schema.clone(), schema.clone(), schema]});
+        }
+        let mut names = BTreeSet::new();
+        let mut budget = MAX_VISITS;
+        assert!(!declared(&schema, &schema, 0, &mut budget, &mut names));
+        assert_eq!(budget, 0);
+    }
 
     #[test]
     fn suggests_the_nearest_declared_name() {
