@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Interop check: export every fixture to every target with the release `toolpact`
 # binary and validate the JSON with the official provider Python SDKs
-# (see check_exports.py). Needs python3 (CPython 3.11), cargo, and PyPI only.
+# (see check_exports.py), then connect the official MCP SDK's client to `toolpact serve`
+# over stdio and Streamable HTTP (see check_mcp_server.py). Needs python3 (CPython 3.11),
+# cargo, and PyPI only.
 #
 #   scripts/interop/run.sh [extra check_exports.py options, e.g. -v or --target mcp]
 #
-# Exit status is check_exports.py's: 0 all checks passed, 1 some failed, 2 bad usage.
+# Exit status: 0 all checks passed, 1 some failed, 2 bad usage (of either script).
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,4 +42,15 @@ for dir in fixtures/seeds fixtures/lowering fixtures/formats; do
     fi
 done
 
-exec "$venv/bin/python" scripts/interop/check_exports.py "$binary" "$@" "${fixture_dirs[@]}"
+exports=0
+"$venv/bin/python" scripts/interop/check_exports.py "$binary" "$@" "${fixture_dirs[@]}" || exports=$?
+
+# The official MCP SDK as a client of `toolpact serve`, over stdio and Streamable HTTP.
+server=0
+"$venv/bin/python" scripts/interop/check_mcp_server.py "$binary" || server=$?
+
+if [[ $exports -eq 2 || $server -eq 2 ]]; then
+    exit 2
+elif [[ $exports -ne 0 || $server -ne 0 ]]; then
+    exit 1
+fi

@@ -2,11 +2,14 @@
 
 use crate::Outcome;
 use crate::input::read_bytes;
+use crate::live::{LiveArgs, fetch_live};
+use crate::lock::lock_text;
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
-use toolpact::Catalog;
+use toolpact::canonical::nfc;
+use toolpact::{Catalog, ChangeClass, ChangeKind, LockFile, Tool};
 use toolpact_lint::report::{OutputFormat, Sources, render};
-use toolpact_lint::{Settings, Severity};
+use toolpact_lint::{CONTRACT_CHANGED, Finding, Settings, Severity};
 
 /// Arguments of `toolpact check`.
 #[derive(Debug, clap::Args)]
@@ -17,7 +20,7 @@ flags override it.\n\nExit status: 0 no finding reaches --fail-on, 1 some findin
 )]
 pub struct Args {
     /// Files with tool definitions (any format `convert` reads); `-` reads standard input.
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present_any = ["url", "command"], value_name = "FILE")]
     files: Vec<String>,
     /// The configuration file (default: toolpact.toml in the current directory, if any).
     #[arg(long, value_name = "FILE")]
@@ -40,6 +43,19 @@ pub struct Args {
     /// Also check the strict variants of OpenAI and Anthropic.
     #[arg(long)]
     strict: bool,
+    /// Also compare every tool with the contract pinned in this lock file (`toolpact lock`);
+    /// each change is an error (TP590 contract-changed). Without `=LOCK`, reads toolpact.lock.
+    #[arg(
+        long,
+        value_name = "LOCK",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "toolpact.lock"
+    )]
+    locked: Option<String>,
+    /// A live MCP server to check, instead of or besides files.
+    #[command(flatten)]
+    live: LiveArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -84,16 +100,32 @@ fn settings(args: &Args) -> Result<Settings> {
 
 pub fn run(args: Args) -> Result<Outcome> {
     let settings = settings(&args)?;
+    let lock = args.locked.as_deref().map(read_lock).transpose()?;
+    if args.locked.as_deref() == Some("-") && args.files.iter().any(|f| f == "-") {
+        bail!("the lock file and the tool definitions cannot both come from standard input (`-`)");
+    }
     let mut catalog = Catalog::new();
     let mut sources = Sources::new();
     for file in &args.files {
         let bytes = read_bytes(file)?;
+        if lock_text(&bytes).is_some() {
+            bail!(
+                "{file} is a lock file, not tool definitions; compare the tools with it using --locked={file}"
+            );
+        }
         catalog.extend(Catalog::from_slice(&bytes, file, None)?);
         if let Ok(text) = String::from_utf8(bytes) {
             sources.insert(file.clone(), text);
         }
     }
-    let report = toolpact_lint::check(&catalog, &settings);
+    if let Some(fetched) = fetch_live(&args.live)? {
+        catalog.extend(fetched.catalog()?);
+        sources.insert(fetched.origin.clone(), fetched.to_text());
+    }
+    let mut report = toolpact_lint::check(&catalog, &settings);
+    if let (Some(lock), Some(path)) = (&lock, &args.locked) {
+        report.extend(lock_findings(&catalog, lock, path));
+    }
     let format = match args.format {
         FormatArg::Text => OutputFormat::Text,
         FormatArg::Json => OutputFormat::Json,
@@ -123,6 +155,73 @@ pub fn run(args: Args) -> Result<Outcome> {
     })
 }
 
+/// Reads the lock file `--locked` names.
+fn read_lock(path: &str) -> Result<LockFile> {
+    if std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+        bail!("{path}: no such lock file; make one with `toolpact lock FILE... -o {path}`");
+    }
+    let bytes = read_bytes(path)?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("{path}: the lock file is not valid UTF-8 text"))?;
+    Ok(LockFile::from_str_named(&text, path)?)
+}
+
+/// One error finding for every change between the pinned contracts and the catalog's tools.
+fn lock_findings(catalog: &Catalog, lock: &LockFile, lock_path: &str) -> Vec<Finding> {
+    let pinned: Vec<Tool> = lock.tools().cloned().collect();
+    let current: Vec<Tool> = catalog.tools().cloned().collect();
+    let names: Vec<String> = current.iter().map(|t| nfc(&t.name)).collect();
+    let diff = toolpact::diff(&pinned, &current);
+    diff.changes
+        .into_iter()
+        .map(|change| {
+            // A removed tool is not in the catalog; every other change is about a tool that is.
+            let index = match change.kind {
+                ChangeKind::ToolRemoved => None,
+                _ => names.iter().position(|n| *n == change.tool),
+            };
+            let security = if change.security {
+                ", security-relevant"
+            } else {
+                ""
+            };
+            let words = change
+                .text
+                .as_ref()
+                .map_or_else(String::new, |t| format!(": {}", t.render()));
+            let message = format!(
+                "the contract differs from the lock ({}{security}): {}{words}",
+                change.class, change.message
+            );
+            let why = match change.class {
+                ChangeClass::Breaking => "callers built against the pinned contract may fail",
+                ChangeClass::Behaviour => {
+                    "what the tool says about its effects changed; review it before the tool runs"
+                }
+                ChangeClass::Description => {
+                    "the model reads this text; check it for instructions that steer the model"
+                }
+                ChangeClass::Compatible => "nothing breaks, but this is not the contract pinned",
+            };
+            let help = format!(
+                "{why}; if the change is intended, pin it again with `toolpact lock FILE... -o {lock_path}`"
+            );
+            Finding {
+                code: CONTRACT_CHANGED.code,
+                name: CONTRACT_CHANGED.name,
+                category: CONTRACT_CHANGED.category,
+                severity: CONTRACT_CHANGED.severity,
+                tool: Some(change.tool),
+                tool_index: index,
+                pointer: change.pointer,
+                origin: index.and_then(|i| catalog.entries.get(i)).map(|e| e.origin.clone()),
+                message,
+                help,
+            }
+        })
+        .collect()
+}
+
 /// `toolpact rules`: every rule, one line each.
 pub fn list() -> Result<Outcome> {
     let mut out = std::io::stdout().lock();
@@ -143,10 +242,9 @@ pub fn list() -> Result<Outcome> {
 
 /// `toolpact rule CODE|NAME`: one rule's documentation.
 pub fn show(selector: &str) -> Result<Outcome> {
-    let Some(rule) = toolpact_lint::rules::find(selector) else {
+    let Some(m) = toolpact_lint::find_meta(selector) else {
         bail!("no rule is named {selector:?}; `toolpact rules` lists them");
     };
-    let m = rule.meta();
     let mut out = std::io::stdout().lock();
     writeln!(out, "# {} {}\n", m.code, m.name)?;
     writeln!(

@@ -3,11 +3,22 @@
 
 mod check;
 mod convert;
+mod diff;
+mod fetch;
 mod input;
+mod live;
+mod lock;
 mod output;
+mod serve;
 mod validate;
 
 use clap::{Parser, Subcommand};
+
+// Checking or converting a large catalog allocates millions of small strings and maps, on
+// several threads; mimalloc does that markedly faster than the system allocator
+// (docs/benchmarks.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
 
 /// LLM tool contracts: define once, export to MCP, OpenAI, Anthropic and Gemini, and see
@@ -34,6 +45,14 @@ enum Command {
         /// The rule's code (TP001) or name (invalid-name).
         rule: String,
     },
+    /// Pin every tool's whole contract (schemas, descriptions, annotations) in a lock file.
+    Lock(lock::Args),
+    /// Compare two versions of tool definitions: breaking, behaviour, description changes.
+    Diff(diff::Args),
+    /// Serve the tools of catalog files over MCP (stdio or HTTP), validating every call.
+    Serve(serve::Args),
+    /// Read the tools of a live MCP server (`-- COMMAND…` or --url) as a tools/list result.
+    Fetch(fetch::Args),
 }
 
 /// How a command ended, mapped to the exit code: 0 clean, 1 findings or tools left out,
@@ -54,6 +73,10 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules => check::list(),
         Command::Rule { rule } => check::show(&rule),
+        Command::Lock(args) => lock::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Fetch(args) => fetch::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

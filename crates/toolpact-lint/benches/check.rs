@@ -7,6 +7,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)] // A benchmark fails loudly.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+/// The allocator the `toolpact` binary uses, so that the figures are those of `toolpact check`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use serde_json::{Value, json};
 use std::time::Duration;
 use toolpact::{Catalog, Tool};

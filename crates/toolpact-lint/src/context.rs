@@ -1,22 +1,24 @@
-//! What a rule sees: the catalog, the settings, and each target's export, computed once and
-//! shared so that provider rules and `convert` speak from one source of truth.
+//! What a rule sees: the catalog, the settings, and each target's export, computed once (when
+//! first needed) and shared so that provider rules and `convert` speak from one source of
+//! truth.
 
 use crate::rule::RuleMeta;
 use crate::settings::Settings;
+use std::sync::OnceLock;
 use toolpact::{Catalog, Export, ExportOptions, Target, Tool};
 
 /// One target's export, strict or not.
-#[derive(Debug)]
-pub struct TargetExport {
+#[derive(Debug, Clone, Copy)]
+pub struct TargetExport<'c> {
     /// The target.
     pub target: Target,
     /// Whether this is the strict variant.
     pub strict: bool,
     /// The export, with its loss report.
-    pub export: Export,
+    pub export: &'c Export,
 }
 
-impl TargetExport {
+impl TargetExport<'_> {
     /// `gemini`, or `anthropic (strict)`.
     pub fn label(&self) -> String {
         if self.strict {
@@ -34,36 +36,86 @@ pub struct Context<'a> {
     pub catalog: &'a Catalog,
     /// The settings.
     pub settings: &'a Settings,
-    /// The export to each configured target (and its strict variant, when `strict` is set).
-    pub exports: Vec<TargetExport>,
+    /// Each configured target (and its strict variant, when `strict` is set), with its export
+    /// once someone asked for it. Exporting a large catalog to six targets costs more than
+    /// most rules, so it happens only when a rule that reads exports is enabled.
+    slots: Vec<Slot>,
+}
+
+#[derive(Debug)]
+struct Slot {
+    target: Target,
+    strict: bool,
+    export: OnceLock<Option<Export>>,
 }
 
 impl<'a> Context<'a> {
-    /// Builds the context, exporting the catalog to each configured target.
+    /// Builds the context; exports are made when first asked for.
     pub fn new(catalog: &'a Catalog, settings: &'a Settings) -> Self {
-        let mut exports = Vec::new();
+        let mut slots = Vec::new();
         for &target in &settings.targets {
-            let mut variants = vec![false];
+            slots.push(Slot {
+                target,
+                strict: false,
+                export: OnceLock::new(),
+            });
             if settings.strict && target.has_strict_mode() {
-                variants.push(true);
-            }
-            for strict in variants {
-                if let Ok(export) =
-                    toolpact::export(catalog.tools(), target, ExportOptions { strict })
-                {
-                    exports.push(TargetExport {
-                        target,
-                        strict,
-                        export,
-                    });
-                }
+                slots.push(Slot {
+                    target,
+                    strict: true,
+                    export: OnceLock::new(),
+                });
             }
         }
         Context {
             catalog,
             settings,
-            exports,
+            slots,
         }
+    }
+
+    /// How many exports [`Context::exports`] makes (targets the catalog cannot be exported
+    /// to included).
+    pub(crate) fn export_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Makes the `index`th export now, so that threads can share the work; a no-op when it
+    /// is made already.
+    pub(crate) fn prepare_export(&self, index: usize) {
+        if let Some(slot) = self.slots.get(index) {
+            self.export_of(slot);
+        }
+    }
+
+    fn export_of<'s>(&'s self, slot: &'s Slot) -> Option<&'s Export> {
+        slot.export
+            .get_or_init(|| {
+                toolpact::export(
+                    self.catalog.tools(),
+                    slot.target,
+                    ExportOptions {
+                        strict: slot.strict,
+                    },
+                )
+                .ok()
+            })
+            .as_ref()
+    }
+
+    /// The export to each configured target (and its strict variant, when `strict` is set),
+    /// in configuration order; a target the catalog cannot be exported to is left out.
+    pub fn exports(&self) -> Vec<TargetExport<'_>> {
+        self.slots
+            .iter()
+            .filter_map(|slot| {
+                self.export_of(slot).map(|export| TargetExport {
+                    target: slot.target,
+                    strict: slot.strict,
+                    export,
+                })
+            })
+            .collect()
     }
 
     /// The tools with their positions in the catalog.

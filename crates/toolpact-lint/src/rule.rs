@@ -147,6 +147,12 @@ pub struct Violation {
 pub trait Rule: Send + Sync {
     /// The rule's metadata.
     fn meta(&self) -> &'static RuleMeta;
+    /// Whether the rule reads [`Context::exports`], so that the exports can be made ahead,
+    /// in parallel, when it is enabled. A rule that reads them without saying so still gets
+    /// them, only later.
+    fn uses_exports(&self) -> bool {
+        false
+    }
     /// Reports every violation in the catalog.
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>);
 }

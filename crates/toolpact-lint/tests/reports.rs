@@ -6,7 +6,7 @@
 use serde_json::Value;
 use toolpact::Catalog;
 use toolpact_lint::report::{OutputFormat, Sources, render};
-use toolpact_lint::{Settings, check};
+use toolpact_lint::{CONTRACT_CHANGED, Settings, check};
 
 /// A catalog with findings of several rules and severities, read from the lint fixtures.
 fn report() -> (toolpact_lint::Report, Sources) {
@@ -37,8 +37,8 @@ fn fix_language_patterns(value: &mut Value) -> usize {
     }
 }
 
-#[test]
-fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
+/// The SARIF 2.1.0 schema, compiled.
+fn sarif_validator() -> jsonschema::Validator {
     let path = std::env::var("TOOLPACT_SARIF_SCHEMA").unwrap_or_else(|_| {
         format!(
             "{}/../../target/sarif-schema/sarif-2.1.0-rtm.5.json",
@@ -53,11 +53,16 @@ fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
     // valid ECMA-262 regular expression, so the validator refuses the schema itself); use the
     // pattern it means. Nothing toolpact writes sets `language`.
     assert_eq!(fix_language_patterns(&mut schema), 2);
-    let validator = jsonschema::options()
+    jsonschema::options()
         .with_draft(jsonschema::Draft::Draft4)
         .offline()
         .build(&schema)
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
+    let validator = sarif_validator();
     let (report, sources) = report();
     assert!(report.findings.len() > 5);
     let sarif: Value =
@@ -155,4 +160,74 @@ fn text_shows_the_exact_line_with_a_caret() {
     assert!(text.ends_with("infos\n"));
     assert!(!text.contains('\u{1b}'), "no colour unless asked");
     assert!(render(&report, OutputFormat::Text, &sources, true).contains("\u{1b}[1;31merror"));
+}
+
+#[test]
+fn findings_outside_the_rules_are_reported_with_their_own_metadata() {
+    let (mut report, sources) = report();
+    let before = report.findings.len();
+    let errors_before = report.summary.errors;
+    let first = report
+        .findings
+        .iter()
+        .find(|f| f.tool_index == Some(0))
+        .unwrap()
+        .clone();
+    report.extend([toolpact_lint::Finding {
+        code: CONTRACT_CHANGED.code,
+        name: CONTRACT_CHANGED.name,
+        category: CONTRACT_CHANGED.category,
+        severity: CONTRACT_CHANGED.severity,
+        tool: first.tool.clone(),
+        tool_index: Some(0),
+        pointer: "/description".to_owned(),
+        origin: first.origin.clone(),
+        message: "the contract differs from the lock (description): tool description changed"
+            .to_owned(),
+        help: "pin it again with `toolpact lock`".to_owned(),
+    }]);
+    assert_eq!(report.findings.len(), before + 1);
+    assert_eq!(report.summary.errors, errors_before + 1);
+    let position = report
+        .findings
+        .iter()
+        .position(|f| f.code == CONTRACT_CHANGED.code)
+        .unwrap();
+    assert!(
+        report.findings[..position]
+            .iter()
+            .all(|f| f.tool_index == Some(0)),
+        "sorted in with the findings of its tool"
+    );
+
+    let sarif: Value =
+        serde_json::from_str(&render(&report, OutputFormat::Sarif, &sources, false)).unwrap();
+    let errors: Vec<String> = sarif_validator()
+        .iter_errors(&sarif)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let run = &sarif["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), toolpact_lint::rules::all().len() + 1);
+    let result = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "TP590")
+        .unwrap();
+    let index = result["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(rules[index]["name"], "contract-changed");
+
+    // Without such a finding, the rules are listed as before.
+    let (plain, sources) = self::report();
+    let sarif: Value =
+        serde_json::from_str(&render(&plain, OutputFormat::Sarif, &sources, false)).unwrap();
+    assert_eq!(
+        sarif["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap()
+            .len(),
+        toolpact_lint::rules::all().len()
+    );
 }

@@ -502,20 +502,17 @@ fn find_items(
         if gemini_declarations(obj).is_some() {
             collect_gemini(obj, path, &mut found);
         } else if let Some(format) = forced.or_else(|| detect(obj)) {
-            if format == Format::OpenAiResponses || format == Format::OpenAiChat {
-                if let Some(kind) = obj
+            if (format == Format::OpenAiResponses || format == Format::OpenAiChat)
+                && let Some(kind) = obj
                     .get("type")
                     .and_then(Value::as_str)
                     .filter(|t| *t != "function")
-                {
-                    skipped.push((
-                        path,
-                        format!(
-                            "skipped the OpenAI `{kind}` tool: only function tools have a schema"
-                        ),
-                    ));
-                    continue;
-                }
+            {
+                skipped.push((
+                    path,
+                    format!("skipped the OpenAI `{kind}` tool: only function tools have a schema"),
+                ));
+                continue;
             }
             found.push(Found { path, format });
         } else if let Some(kind) = obj.get("type").and_then(Value::as_str) {
@@ -669,16 +666,16 @@ fn import_mcp(obj: Map<String, Value>) -> target::ImportedTool {
         ("inputSchema", Some(&tool.input_schema)),
         ("outputSchema", tool.output_schema.as_ref()),
     ] {
-        if let Some(schema) = schema {
-            if !schema.is_object() {
-                return Err(ItemError {
-                    pointer: format!("/{key}"),
-                    message: format!(
-                        "`{key}` must be a JSON Schema object, found a JSON {}",
-                        crate::lower::json_type(schema)
-                    ),
-                });
-            }
+        if let Some(schema) = schema
+            && !schema.is_object()
+        {
+            return Err(ItemError {
+                pointer: format!("/{key}"),
+                message: format!(
+                    "`{key}` must be a JSON Schema object, found a JSON {}",
+                    crate::lower::json_type(schema)
+                ),
+            });
         }
     }
     Ok((tool, Vec::new()))
@@ -753,10 +750,10 @@ fn locate(text: &str, raw: &RawValue, paths: &[(usize, &[Seg])], offsets: &mut [
             return;
         };
         for (seg, rest) in deeper {
-            if let Seg::Key(k) = seg {
-                if let Some(child) = map.get(k) {
-                    locate(text, child, &rest, offsets);
-                }
+            if let Seg::Key(k) = seg
+                && let Some(child) = map.get(k)
+            {
+                locate(text, child, &rest, offsets);
             }
         }
     }

@@ -448,14 +448,15 @@ impl Registry {
             }
         };
         let mut outcome = outcome;
-        if outcome == Outcome::Ok && !result.is_error {
-            if let Some(problem) = output_problem(registered, &result) {
-                tracing::error!(tool = %name, problem = %problem, "tool output breaks its output schema; not sent");
-                result = ToolResult::error(format!(
-                    "{name} failed with an internal error. Try again later."
-                ));
-                outcome = Outcome::InvalidOutput;
-            }
+        if outcome == Outcome::Ok
+            && !result.is_error
+            && let Some(problem) = output_problem(registered, &result)
+        {
+            tracing::error!(tool = %name, problem = %problem, "tool output breaks its output schema; not sent");
+            result = ToolResult::error(format!(
+                "{name} failed with an internal error. Try again later."
+            ));
+            outcome = Outcome::InvalidOutput;
         }
         if !checked.repairs.is_empty() {
             result

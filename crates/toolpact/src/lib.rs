@@ -7,12 +7,17 @@
 //!   the [`NameMap`] of rewritten names.
 //! - [`Registry`] holds each tool once with its compiled schemas; [`TypedTool`] defines a
 //!   tool from a Rust type.
+//! - [`LockFile`] pins every tool's whole contract in [`canonical`] form, with its hash;
+//!   [`diff()`] lists every change between two versions, breaking ones first.
 
 #![deny(missing_docs)]
 
 pub mod call;
+pub mod canonical;
 pub mod catalog;
+pub mod diff;
 pub mod dispatch;
+pub mod lock;
 pub mod loss;
 mod lower;
 pub mod name;
@@ -26,11 +31,14 @@ pub mod typed;
 pub mod validate;
 
 pub use call::{CallError, ToolCall, parse_call, parse_calls};
+pub use canonical::{canonical_json, contract_hash};
 pub use catalog::{Catalog, Entry, Format, ImportError, ImportNote, Origin};
+pub use diff::{Change, ChangeClass, ChangeKind, Diff, TextChange, diff};
 pub use dispatch::{
     CallContext, Cancellation, Checked, DispatchOptions, Dispatched, Handler, Outcome, ToolError,
     render,
 };
+pub use lock::{LockError, LockFile, LockedTool};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
 pub use name::{NameProblem, NameRule};
 pub use registry::{Registered, Registry, RegistryError, SchemaProblem};

@@ -100,16 +100,17 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
 
     /// Lowers the whole schema; `pointer` is where it sits in the tool (`/inputSchema`).
     pub(crate) fn lower(mut self, pointer: &str) -> Result<Value, Unrepresentable> {
-        if !self.profile.allow_recursion && self.profile.refs != Refs::InlineAll {
-            if let Some((at, reference)) = find_recursion(self.root, pointer) {
-                return Err(self.log.unrepresentable(
+        if !self.profile.allow_recursion
+            && self.profile.refs != Refs::InlineAll
+            && let Some((at, reference)) = find_recursion(self.root, pointer)
+        {
+            return Err(self.log.unrepresentable(
                     &at,
                     format!(
                         "recursive schema: {reference} refers back to itself, and {} cannot express recursion",
                         self.profile.label
                     ),
                 ));
-            }
         }
         let root = self.root;
         self.node(root, pointer, 0)
@@ -201,19 +202,19 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     let mut lowered = Map::new();
                     for (name, sub) in props {
                         let sp = child_pointer(&kp, name);
-                        if p.openapi {
-                            if let Err(problem) = GEMINI_PARAMETER.check(name) {
-                                self.log.push(
-                                    &sp,
-                                    LossKind::Kept,
-                                    format!(
-                                        "property name {name:?} may be rejected by Gemini ({problem}); \
+                        if p.openapi
+                            && let Err(problem) = GEMINI_PARAMETER.check(name)
+                        {
+                            self.log.push(
+                                &sp,
+                                LossKind::Kept,
+                                format!(
+                                    "property name {name:?} may be rejected by Gemini ({problem}); \
                                          Gemini parameter names allow {} up to 64 characters; \
                                          the gemini-json target has no such rule",
-                                        GEMINI_PARAMETER.charset
-                                    ),
-                                );
-                            }
+                                    GEMINI_PARAMETER.charset
+                                ),
+                            );
                         }
                         lowered.insert(name.clone(), self.node(sub, &sp, depth + 1)?);
                     }
@@ -821,10 +822,10 @@ pub(crate) fn make_nullable(schema: &mut Value) {
         *schema = json!({ "anyOf": [Value::Object(inner), { "type": "null" }] });
         return;
     }
-    if let Some(Value::Array(values)) = map.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = map.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
     if let Some(c) = map.remove("const") {
         map.insert("enum".to_owned(), json!([c, null]));
@@ -874,16 +875,16 @@ pub(crate) fn find_recursion(root: &Value, base: &str) -> Option<(String, String
             if stack.iter().any(|r| r == reference) {
                 return Some((child_pointer(&ptr, "$ref"), reference.to_owned()));
             }
-            if !done.iter().any(|r| r == reference) {
-                if let Some(target) = resolve_local_ref(root, reference) {
-                    stack.push(reference.to_owned());
-                    let found = walk(root, target, ptr.clone(), stack, done, depth + 1);
-                    stack.pop();
-                    if found.is_some() {
-                        return found;
-                    }
-                    done.push(reference.to_owned());
+            if !done.iter().any(|r| r == reference)
+                && let Some(target) = resolve_local_ref(root, reference)
+            {
+                stack.push(reference.to_owned());
+                let found = walk(root, target, ptr.clone(), stack, done, depth + 1);
+                stack.pop();
+                if found.is_some() {
+                    return found;
                 }
+                done.push(reference.to_owned());
             }
         }
         let mut found = None;

@@ -194,10 +194,10 @@ impl Registry {
             crate::name::ANTHROPIC,
             crate::name::GEMINI,
         ] {
-            if let Some(alias) = rule.rewrite(&tool.name) {
-                if alias != tool.name {
-                    self.aliases.entry(alias).or_insert(i);
-                }
+            if let Some(alias) = rule.rewrite(&tool.name)
+                && alias != tool.name
+            {
+                self.aliases.entry(alias).or_insert(i);
             }
         }
         self.tools.push(Registered {

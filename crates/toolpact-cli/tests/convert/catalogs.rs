@@ -139,13 +139,13 @@ pub fn realistic_tool(i: usize) -> Value {
         "description": description,
         "inputSchema": input_schema,
     });
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         tool["title"] = json!(format!("{} {subject} ({i})", VERBS[i % VERBS.len()]));
     }
-    if i % 4 == 0 {
+    if i.is_multiple_of(4) {
         tool["annotations"] = json!({"readOnlyHint": true, "openWorldHint": false});
     }
-    if i % 7 == 0 {
+    if i.is_multiple_of(7) {
         tool["outputSchema"] = json!({
             "type": "object",
             "properties": {"id": {"type": "string"}, "status": {"type": "string"}},

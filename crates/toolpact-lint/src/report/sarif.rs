@@ -2,7 +2,7 @@
 
 use super::{Sources, position};
 use crate::rules::all;
-use crate::{Report, Severity};
+use crate::{OTHER_FINDINGS, Report, RuleMeta, Severity};
 use serde_json::{Value, json};
 
 fn level(severity: Severity) -> &'static str {
@@ -14,10 +14,16 @@ fn level(severity: Severity) -> &'static str {
 }
 
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
-    let rules: Vec<Value> = all()
+    // The rules, then the findings no rule reports (a changed contract), when there are any.
+    let mut metas: Vec<&RuleMeta> = all().iter().map(|r| r.meta()).collect();
+    for other in OTHER_FINDINGS {
+        if report.findings.iter().any(|f| f.code == other.code) {
+            metas.push(other);
+        }
+    }
+    let rules: Vec<Value> = metas
         .iter()
-        .map(|r| {
-            let m = r.meta();
+        .map(|m| {
             json!({
                 "id": m.code,
                 "name": m.name,
@@ -35,7 +41,7 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
         .map(|f| {
             let mut result = json!({
                 "ruleId": f.code,
-                "ruleIndex": all().iter().position(|r| r.meta().code == f.code).unwrap_or_default(),
+                "ruleIndex": metas.iter().position(|m| m.code == f.code).unwrap_or_default(),
                 "level": level(f.severity),
                 "message": { "text": format!("{} Help: {}", f.message, f.help) },
             });

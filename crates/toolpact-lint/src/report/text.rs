@@ -30,21 +30,21 @@ pub(super) fn render(report: &Report, sources: &Sources, color: bool) -> String 
         let at = position(f, sources);
         if let Some((file, line, column)) = &at {
             let _ = writeln!(out, "  --> {file}:{line}:{column}");
-            if let Some(text) = sources.get(file) {
-                if let Some(source_line) = text.lines().nth(line - 1) {
-                    let number = line.to_string();
-                    let pad = " ".repeat(number.len());
-                    let shown: String = source_line.chars().take(160).collect();
-                    let caret_at = column.saturating_sub(1).min(shown.chars().count());
-                    let _ = writeln!(out, "{pad} |");
-                    let _ = writeln!(out, "{number} | {shown}");
-                    let _ = writeln!(
-                        out,
-                        "{pad} | {}{}",
-                        " ".repeat(caret_at),
-                        paint("^", "1;34", color)
-                    );
-                }
+            if let Some(text) = sources.get(file)
+                && let Some(source_line) = text.lines().nth(line - 1)
+            {
+                let number = line.to_string();
+                let pad = " ".repeat(number.len());
+                let shown: String = source_line.chars().take(160).collect();
+                let caret_at = column.saturating_sub(1).min(shown.chars().count());
+                let _ = writeln!(out, "{pad} |");
+                let _ = writeln!(out, "{number} | {shown}");
+                let _ = writeln!(
+                    out,
+                    "{pad} | {}{}",
+                    " ".repeat(caret_at),
+                    paint("^", "1;34", color)
+                );
             }
         }
         let tool = f

@@ -101,7 +101,13 @@ pub(crate) fn lower_json(
 
 /// Gemini's `tools` value: one `Tool` holding every declaration.
 pub(crate) fn wrap(declarations: Vec<Value>) -> Value {
-    json!([{ "functionDeclarations": declarations }])
+    // Moved in, not through `json!`, which would serialize a copy of every declaration.
+    let mut tool = Map::new();
+    tool.insert(
+        "functionDeclarations".to_owned(),
+        Value::Array(declarations),
+    );
+    Value::Array(vec![Value::Object(tool)])
 }
 
 /// Reads one function declaration, in the REST spelling (`parametersJsonSchema`) or the
@@ -242,10 +248,11 @@ fn from_openapi(schema: &Value, depth: usize) -> Value {
             }
         }
     }
-    if nullable && ty.is_none() {
-        if let Some(Value::Array(branches)) = out.get_mut("anyOf") {
-            branches.push(json!({ "type": "null" }));
-        }
+    if nullable
+        && ty.is_none()
+        && let Some(Value::Array(branches)) = out.get_mut("anyOf")
+    {
+        branches.push(json!({ "type": "null" }));
     }
     Value::Object(out)
 }

@@ -16,7 +16,7 @@ use crate::name::NameRule;
 use crate::tool::Tool;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
@@ -126,9 +126,24 @@ pub enum ExportError {
 ///
 /// A call that comes back from the provider carries the exported name; [`NameMap::original`]
 /// gives the name of the tool to dispatch to.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+///
+/// A hash map, because a provider call is looked up on every dispatch and a catalog of
+/// 100,000 tools is looked up once per tool; everything that lists the names sorts them, so
+/// output stays deterministic.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NameMap {
-    exported_to_original: BTreeMap<String, String>,
+    exported_to_original: HashMap<String, String>,
+}
+
+impl Serialize for NameMap {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let sorted: BTreeMap<&str, &str> = self
+            .exported_to_original
+            .iter()
+            .map(|(e, o)| (e.as_str(), o.as_str()))
+            .collect();
+        serializer.collect_map(sorted)
+    }
 }
 
 impl NameMap {
@@ -139,18 +154,24 @@ impl NameMap {
 
     /// The name under which the tool `original` was exported.
     pub fn exported(&self, original: &str) -> Option<&str> {
+        // Exported names are unique, originals too (the registry and export refuse
+        // duplicates), so at most one pair matches.
         self.exported_to_original
             .iter()
             .find(|(_, o)| o.as_str() == original)
             .map(|(e, _)| e.as_str())
     }
 
-    /// Pairs `(exported, original)` where the two differ.
+    /// Pairs `(exported, original)` where the two differ, sorted by exported name.
     pub fn renamed(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.exported_to_original
+        let mut pairs: Vec<(&str, &str)> = self
+            .exported_to_original
             .iter()
             .filter(|(e, o)| e != o)
             .map(|(e, o)| (e.as_str(), o.as_str()))
+            .collect();
+        pairs.sort_unstable();
+        pairs.into_iter()
     }
 
     /// How many tools were exported.

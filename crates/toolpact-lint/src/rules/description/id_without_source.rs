@@ -1,7 +1,9 @@
 use super::properties::input_properties;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::design::internal_id_from_model::is_server_owned_id;
 use serde_json::Value;
+use std::collections::HashMap;
 
 declare_rule! {
     /// ## What it does
@@ -106,8 +108,30 @@ const TOOL_VERBS: &[&str] = &[
     "add", "browse", "resolve", "select",
 ];
 
-/// Whether `description` says where the value comes from.
-fn names_source(description: &str, other_tools: &[String]) -> bool {
+/// The catalog's tool names, lowercased, with how many tools bear each, so that a
+/// description can be checked for "another tool's name" without a pass over the catalog.
+struct ToolNames(HashMap<String, usize>);
+
+impl ToolNames {
+    fn of(cx: &Context<'_>) -> ToolNames {
+        let mut names = HashMap::new();
+        for (_, tool) in cx.tools() {
+            *names.entry(tool.name.to_lowercase()).or_insert(0) += 1;
+        }
+        ToolNames(names)
+    }
+
+    /// Whether `token` names a tool other than `own` (lowercased).
+    fn names_other(&self, token: &str, own: &str) -> bool {
+        self.0
+            .get(token)
+            .is_some_and(|&n| n > usize::from(token == own))
+    }
+}
+
+/// Whether `description` says where the value comes from; `own` is the tool's lowercased
+/// name, which does not count as a source.
+fn names_source(description: &str, tools: &ToolNames, own: &str) -> bool {
     let lower = description.to_lowercase();
     let tokens: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
@@ -115,7 +139,7 @@ fn names_source(description: &str, other_tools: &[String]) -> bool {
         .filter(|t| !t.is_empty())
         .collect();
     let names_tool = tokens.iter().any(|t| {
-        other_tools.iter().any(|n| n == t)
+        tools.names_other(t, own)
             || t.split_once('_')
                 .is_some_and(|(verb, rest)| !rest.is_empty() && TOOL_VERBS.contains(&verb))
     });
@@ -133,17 +157,23 @@ impl Rule for IdWithoutSource {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        let names = ToolNames::of(cx);
         for (i, tool) in cx.tools() {
-            let others: Vec<String> = cx
-                .tools()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, t)| t.name.to_lowercase())
-                .collect();
+            let own = tool.name.to_lowercase();
             for property in input_properties(tool) {
                 let words = property.name_words();
                 if !words.last().is_some_and(|w| ID_WORDS.contains(&w.as_str()))
                     || property.is_closed()
                 {
+                    continue;
+                }
+                let raw = property
+                    .pointer
+                    .strip_prefix("/inputSchema")
+                    .and_then(|p| tool.input_schema.pointer(p));
+                if raw.is_some_and(|raw| {
+                    is_server_owned_id(&tool.input_schema, property.name, raw, tool)
+                }) {
                     continue;
                 }
                 let items_description = property
@@ -153,7 +183,7 @@ impl Rule for IdWithoutSource {
                     .unwrap_or_default();
                 let description = property.description().unwrap_or_default();
                 let text = format!("{description} {items_description}");
-                if names_source(&text, &others) {
+                if names_source(&text, &names, &own) {
                     continue;
                 }
                 out.push(Violation {
@@ -172,11 +202,17 @@ impl Rule for IdWithoutSource {
 
 #[cfg(test)]
 mod tests {
-    use super::names_source;
+    use super::{ToolNames, names_source};
 
     #[test]
     fn sources() {
-        let others = vec!["search_foods".to_owned(), "lookup".to_owned()];
+        let names = ToolNames(
+            [("search_foods", 1), ("lookup", 1), ("create_order", 1)]
+                .into_iter()
+                .map(|(n, c)| (n.to_owned(), c))
+                .collect(),
+        );
+        let others = (&names, "create_order");
         for text in [
             "foodId from a search_foods result, e.g. \"food_18342\"",
             "Id of the gift, copied exactly from a previous suggest_gifts or list_gifts result.",
@@ -184,7 +220,7 @@ mod tests {
             "The order id, from the confirmation the user received",
             "Any label you choose for the branch, e.g. \"alt-1\"",
         ] {
-            assert!(names_source(text, &others), "{text}");
+            assert!(names_source(text, others.0, others.1), "{text}");
         }
         for text in [
             "UUID of the user in our system.",
@@ -193,7 +229,7 @@ mod tests {
             "UUID for the new order.",
             "",
         ] {
-            assert!(!names_source(text, &others), "{text}");
+            assert!(!names_source(text, others.0, others.1), "{text}");
         }
     }
 }

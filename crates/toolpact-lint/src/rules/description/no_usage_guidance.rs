@@ -1,5 +1,6 @@
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use std::collections::HashSet;
 
 declare_rule! {
     /// ## What it does
@@ -91,7 +92,7 @@ const TRIGGERS: &[&str] = &[
 ];
 
 /// Whether the description says when (or when not) to call the tool.
-fn has_guidance(description: &str, tool_names: &[String]) -> bool {
+fn has_guidance(description: &str, tool_names: &HashSet<String>) -> bool {
     let lower = description.to_lowercase();
     let tokens: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -106,13 +107,16 @@ fn has_guidance(description: &str, tool_names: &[String]) -> bool {
 
 /// Whether the words after "use"/"call" make it an instruction: up to three words from
 /// [`BETWEEN`] or tool names ("Call search_foods first"), then a trigger.
-fn instructs(rest: &[&str], tool_names: &[String]) -> bool {
+fn instructs(rest: &[&str], tool_names: &HashSet<String>) -> bool {
     for (skipped, word) in rest.iter().enumerate() {
         if TRIGGERS.contains(word) {
             return true;
         }
-        let is_tool_name = word.contains('_') || tool_names.iter().any(|n| n == word);
-        if skipped >= 3 || !(BETWEEN.contains(word) || is_tool_name) {
+        if skipped >= 3 {
+            return false;
+        }
+        let is_tool_name = word.contains('_') || tool_names.contains(*word);
+        if !(BETWEEN.contains(word) || is_tool_name) {
             return false;
         }
     }
@@ -125,7 +129,7 @@ impl Rule for NoUsageGuidance {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        let names: Vec<String> = cx.tools().map(|(_, t)| t.name.to_lowercase()).collect();
+        let names: HashSet<String> = cx.tools().map(|(_, t)| t.name.to_lowercase()).collect();
         for (i, tool) in cx.tools() {
             let Some(description) = tool.description.as_deref() else {
                 continue;
@@ -152,7 +156,7 @@ mod tests {
 
     #[test]
     fn recognises_guidance() {
-        let names = vec!["search_foods".to_owned(), "lookup".to_owned()];
+        let names: HashSet<String> = ["search_foods", "lookup"].map(str::to_owned).into();
         for text in [
             "Use this when you need gift ideas.",
             "Call this tool to create a ticket.",

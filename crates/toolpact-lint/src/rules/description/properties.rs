@@ -202,10 +202,10 @@ fn views<'v>(root: &'v Value, schema: &'v Map<String, Value>) -> Vec<&'v Map<Str
                 .into_iter()
                 .flatten()
             {
-                if let Some(map) = branch.as_object() {
-                    if out.len() < 4 * MAX_REF_HOPS {
-                        follow(root, map, &mut out);
-                    }
+                if let Some(map) = branch.as_object()
+                    && out.len() < 4 * MAX_REF_HOPS
+                {
+                    follow(root, map, &mut out);
                 }
             }
         }

@@ -2,6 +2,7 @@ use super::walk::{Facts, properties, resolved, walk};
 use super::words::{Effect, effect_of_name, identifier_words, mentions_any, normal_word};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use serde_json::Value;
 use std::collections::HashSet;
 use toolpact::Tool;
 use toolpact::schema::child_pointer;
@@ -319,6 +320,21 @@ fn classify(name: &str, facts: &Facts<'_>, items: Option<&Facts<'_>>, tool: &Too
         (None, Some(phrase)) => Some(Kind::Internal(format!("its description says \"{phrase}\""))),
         (None, None) => None,
     }
+}
+
+/// Whether the property `name` (its schema `raw`, in the input schema `root` of `tool`) is an
+/// id only the server has — the caller's own, or the one this tool creates — which this rule
+/// reports; `id-without-source` leaves those to it, so one mistake is one finding.
+pub(crate) fn is_server_owned_id(root: &Value, name: &str, raw: &Value, tool: &Tool) -> bool {
+    let (_, facts) = resolved(root, raw);
+    let items = facts
+        .items
+        .filter(|_| facts.has_type("array"))
+        .map(|items| resolved(root, items).1);
+    matches!(
+        classify(name, &facts, items.as_ref(), tool),
+        Some(Kind::Caller(_) | Kind::Created)
+    )
 }
 
 impl Rule for InternalIdFromModel {

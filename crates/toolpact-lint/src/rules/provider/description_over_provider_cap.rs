@@ -61,9 +61,13 @@ impl Rule for DescriptionOverProviderCap {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in &cx.exports {
+        for export in &cx.exports() {
             let (cap, max) = match export.target {
                 Target::OpenAiChat | Target::OpenAiResponses => (Cap::OpenAi, OPENAI_CHAT),
                 Target::Anthropic | Target::Mcp => (Cap::ClaudeCode, CLAUDE_CODE),

@@ -54,9 +54,13 @@ impl Rule for FreeFormObjectForGemini {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in cx.exports.iter().filter(|e| e.target == Target::Gemini) {
+        for export in cx.exports().iter().filter(|e| e.target == Target::Gemini) {
             for tool in sent(cx, export) {
                 let Some(parameters) = tool.input_schema() else {
                     continue;

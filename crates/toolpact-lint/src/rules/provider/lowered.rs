@@ -72,7 +72,7 @@ fn payload_items(target: Target, payload: &Value) -> &[Value] {
 /// out, in order, so the payload lines up with the catalog once the left-out tools are
 /// skipped; the name map confirms each pair, and an item that does not match is skipped
 /// rather than reported against the wrong tool.
-pub(crate) fn sent<'a>(cx: &Context<'a>, export: &'a TargetExport) -> Vec<Sent<'a>> {
+pub(crate) fn sent<'c>(cx: &'c Context<'_>, export: &TargetExport<'c>) -> Vec<Sent<'c>> {
     let left_out: HashSet<usize> = export
         .export
         .report
@@ -154,25 +154,24 @@ pub(crate) fn locate(tool: &Tool, lowered: &str) -> String {
                 let fragment = reference
                     .strip_prefix('#')
                     .filter(|f| f.is_empty() || f.starts_with('/'));
-                if let (Some(fragment), true) = (fragment, jumps < MAX_DEPTH) {
-                    if let Some(target) = resolve_local_ref(root, reference) {
-                        jumps += 1;
-                        node = target;
-                        out = format!("{base}{fragment}");
-                        continue;
-                    }
+                if let (Some(fragment), true) = (fragment, jumps < MAX_DEPTH)
+                    && let Some(target) = resolve_local_ref(root, reference)
+                {
+                    jumps += 1;
+                    node = target;
+                    out = format!("{base}{fragment}");
+                    continue;
                 }
             }
-            if let Some(Value::Array(branches)) = node.get("allOf") {
-                if let Some((b, branch)) = branches
+            if let Some(Value::Array(branches)) = node.get("allOf")
+                && let Some((b, branch)) = branches
                     .iter()
                     .enumerate()
                     .find(|(_, branch)| step(branch, token).is_some())
-                {
-                    out = child_pointer(&child_pointer(&out, "allOf"), &b.to_string());
-                    node = branch;
-                    continue;
-                }
+            {
+                out = child_pointer(&child_pointer(&out, "allOf"), &b.to_string());
+                node = branch;
+                continue;
             }
             break 'tokens;
         }
@@ -211,10 +210,10 @@ impl<K: Hash + Eq + Clone> ByTarget<K> {
             self.entries.push((key, Vec::new()));
             self.entries.len() - 1
         });
-        if let Some((_, labels)) = self.entries.get_mut(at) {
-            if !labels.iter().any(|l| l == label) {
-                labels.push(label.to_owned());
-            }
+        if let Some((_, labels)) = self.entries.get_mut(at)
+            && !labels.iter().any(|l| l == label)
+        {
+            labels.push(label.to_owned());
         }
     }
 
@@ -241,7 +240,7 @@ pub(crate) fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(d);

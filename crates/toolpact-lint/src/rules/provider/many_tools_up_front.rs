@@ -46,10 +46,14 @@ impl Rule for ManyToolsUpFront {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let max = usize::try_from(cx.option(&Self::META, "max")).unwrap_or(usize::MAX);
         let mut found = ByTarget::new();
-        for export in cx.exports.iter().filter(|e| !e.strict) {
+        for export in cx.exports().iter().filter(|e| !e.strict) {
             if !matches!(export.target, Target::OpenAiResponses | Target::OpenAiChat) {
                 continue;
             }

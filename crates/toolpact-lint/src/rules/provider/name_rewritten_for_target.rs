@@ -63,9 +63,13 @@ impl Rule for NameRewrittenForTarget {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in &cx.exports {
+        for export in &cx.exports() {
             let rule = export.target.name_rule();
             for tool in sent(cx, export) {
                 if tool.name != tool.tool.name {

@@ -61,8 +61,12 @@ impl Rule for ProviderLoss {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for export in &cx.exports {
+        for export in &cx.exports() {
             let target = export.label();
             for loss in export
                 .export

@@ -52,9 +52,13 @@ impl Rule for ProviderMayReject {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in &cx.exports {
+        for export in &cx.exports() {
             for loss in &export.export.report.losses {
                 if loss.kind == LossKind::Kept {
                     found.add(

@@ -34,8 +34,12 @@ impl Rule for ProviderRejectsTool {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for export in &cx.exports {
+        for export in &cx.exports() {
             let target = export.label();
             for left in &export.export.report.left_out {
                 out.push(Violation {

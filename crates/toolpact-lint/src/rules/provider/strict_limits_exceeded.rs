@@ -89,9 +89,13 @@ impl Rule for StrictLimitsExceeded {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let mut openai = ByTarget::new();
-        for export in cx.exports.iter().filter(|e| e.strict) {
+        for export in cx.exports().iter().filter(|e| e.strict) {
             match export.target {
                 Target::Anthropic => anthropic(&sent(cx, export), out),
                 Target::OpenAiResponses | Target::OpenAiChat => {
@@ -421,12 +425,12 @@ fn too_deep(root: &Value) -> Option<(String, usize)> {
                 let fragment = reference
                     .strip_prefix('#')
                     .filter(|f| f.is_empty() || f.starts_with('/'));
-                if let (Some(fragment), false) = (fragment, self.refs.contains(&reference)) {
-                    if let Some(target) = resolve_local_ref(self.root, reference) {
-                        self.refs.push(reference);
-                        self.node(target, fragment.to_owned(), level, depth + 1);
-                        self.refs.pop();
-                    }
+                if let (Some(fragment), false) = (fragment, self.refs.contains(&reference))
+                    && let Some(target) = resolve_local_ref(self.root, reference)
+                {
+                    self.refs.push(reference);
+                    self.node(target, fragment.to_owned(), level, depth + 1);
+                    self.refs.pop();
                 }
             }
             let mut children = Vec::new();

@@ -58,9 +58,13 @@ impl Rule for TooManyToolsForTarget {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in cx.exports.iter().filter(|e| !e.strict) {
+        for export in cx.exports().iter().filter(|e| !e.strict) {
             let (limit, max) = match export.target {
                 Target::OpenAiChat => (Limit::OpenAiChat, OPENAI_CHAT),
                 Target::Gemini | Target::GeminiJson => (Limit::Gemini, GEMINI),

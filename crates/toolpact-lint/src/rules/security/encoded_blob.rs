@@ -190,10 +190,10 @@ fn blobs(text: &str, min: usize) -> Vec<(usize, Blob)> {
         }
         let mut offset = start;
         for part in run.split(|c| *c == b'.') {
-            if part.len() >= min {
-                if let Some(blob) = classify(part, min) {
-                    out.push((offset, blob));
-                }
+            if part.len() >= min
+                && let Some(blob) = classify(part, min)
+            {
+                out.push((offset, blob));
             }
             offset += part.len() + 1;
         }

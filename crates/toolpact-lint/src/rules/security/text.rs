@@ -121,10 +121,10 @@ pub(crate) fn property_names(tool: &Tool) -> Vec<&str> {
         match value {
             Value::Object(map) => {
                 for (key, item) in map {
-                    if key == "properties" {
-                        if let Some(props) = item.as_object() {
-                            out.extend(props.keys().map(String::as_str));
-                        }
+                    if key == "properties"
+                        && let Some(props) = item.as_object()
+                    {
+                        out.extend(props.keys().map(String::as_str));
                     }
                     if !DATA_KEYWORDS.contains(&key.as_str()) {
                         walk(item, depth + 1, out);
@@ -358,10 +358,8 @@ impl Phrase {
                 }
                 pos += 1;
             }
-            if ok {
-                if let Some(end) = self.match_at(words, is_tool, slot + 1, pos, sentence) {
-                    return Some(end);
-                }
+            if ok && let Some(end) = self.match_at(words, is_tool, slot + 1, pos, sentence) {
+                return Some(end);
             }
         }
         None

@@ -56,7 +56,7 @@ declare_rule! {
 const TOP: usize = 3;
 
 /// The tools an export carries, in catalog order.
-fn exported_items(export: &TargetExport) -> &[Value] {
+fn exported_items<'c>(export: &TargetExport<'c>) -> &'c [Value] {
     let payload = &export.export.payload;
     let items = match export.target {
         Target::Mcp => payload.get("tools"),
@@ -77,7 +77,7 @@ struct Costs {
 }
 
 /// An export's items by catalog position: `None` where the target left the tool out.
-fn items_by_tool(export: &TargetExport, tools: usize) -> Vec<Option<&Value>> {
+fn items_by_tool<'c>(export: &TargetExport<'c>, tools: usize) -> Vec<Option<&'c Value>> {
     let left_out: HashSet<usize> = export
         .export
         .report
@@ -205,6 +205,10 @@ impl Rule for CatalogTokens {
         &Self::META
     }
 
+    fn uses_exports(&self) -> bool {
+        true
+    }
+
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let tools = cx.catalog.len();
         if tools == 0 {
@@ -215,10 +219,11 @@ impl Rule for CatalogTokens {
         };
         let threshold =
             usize::try_from(cx.option(&Self::META, "max-tool-tokens")).unwrap_or(usize::MAX);
-        let costs: Vec<Costs> = if cx.exports.is_empty() {
+        let exports = cx.exports();
+        let costs: Vec<Costs> = if exports.is_empty() {
             vec![costs_of_tools(cx, &mut counter)]
         } else {
-            costs_of_exports(&cx.exports, tools, &mut counter)
+            costs_of_exports(&exports, tools, &mut counter)
         };
 
         // Each tool's highest cost over the targets, and where.

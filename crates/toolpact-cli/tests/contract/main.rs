@@ -1,0 +1,11 @@
+//! End-to-end tests of `toolpact lock`, `toolpact diff` and `toolpact check --locked`: the
+//! binary is run as a user runs it, and only what a user sees is checked (exit code, standard
+//! output, standard error, files written).
+
+// Tests may unwrap and panic: either is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod cli;
+mod diff;
+mod lock;
+mod locked;

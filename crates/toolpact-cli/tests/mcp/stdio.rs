@@ -1,0 +1,63 @@
+//! `toolpact serve CATALOG` over stdio, driven by toolpact's own MCP client.
+
+use crate::cli::{bin, path, tools_of};
+use serde_json::json;
+use toolpact_mcp::{ClientOptions, Connection, Source};
+
+#[test]
+fn the_gift_shop_contract_is_served_over_stdio() {
+    let source = Source::command(bin(), ["serve", &path("examples/catalogs/gift-shop.json")]);
+    toolpact_mcp::block_on(async {
+        let connection = Connection::open(&source, &ClientOptions::default())
+            .await
+            .unwrap();
+        let info = connection.server_info().unwrap();
+        assert_eq!(info.name.as_deref(), Some("toolpact"));
+        assert_eq!(
+            connection.list_tools().await.unwrap(),
+            tools_of("examples/catalogs/gift-shop.json")
+        );
+
+        // Valid arguments reach the (missing) implementation, which says so.
+        let valid = connection
+            .call_tool("create_order", json!({"giftId": "g-1", "quantity": 1}))
+            .await
+            .unwrap();
+        assert!(valid.is_error);
+        assert!(
+            valid
+                .text_content()
+                .starts_with("create_order has no handler: this server (`toolpact serve`)"),
+            "{}",
+            valid.text_content()
+        );
+
+        // Invalid arguments never get that far: the model reads what to fix.
+        let invalid = connection
+            .call_tool(
+                "create_order",
+                json!({"giftId": "g-1", "quantity": 0, "giftMessage": "x".repeat(300)}),
+            )
+            .await
+            .unwrap();
+        assert!(invalid.is_error);
+        let message = invalid.text_content();
+        assert!(
+            message.starts_with(
+                "Invalid arguments for create_order: 2 problems. Fix them and call create_order again.\n\
+                 - `quantity` must be at least 1; got the integer 0.\n\
+                 - `giftMessage` must be at most 200 characters;"
+            ),
+            "{message}"
+        );
+
+        let unknown = connection
+            .call_tool("cancel_order", json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(unknown.code(), Some(-32602));
+        assert!(unknown.to_string().contains("Unknown tool: cancel_order"));
+        connection.close().await;
+    })
+    .unwrap();
+}
