@@ -5,6 +5,7 @@ use crate::input::read_bytes;
 use crate::live::{LiveArgs, fetch_live};
 use crate::lock::lock_text;
 use anyhow::{Context, Result, bail};
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use toolpact::canonical::nfc;
 use toolpact::{Catalog, ChangeClass, ChangeKind, LockFile, Tool};
@@ -170,7 +171,11 @@ fn read_lock(path: &str) -> Result<LockFile> {
 fn lock_findings(catalog: &Catalog, lock: &LockFile, lock_path: &str) -> Vec<Finding> {
     let pinned: Vec<Tool> = lock.tools().cloned().collect();
     let current: Vec<Tool> = catalog.tools().cloned().collect();
-    let names: Vec<String> = current.iter().map(|t| nfc(&t.name)).collect();
+    // The first tool of each (normalised) name, as `diff` pairs them.
+    let mut positions: HashMap<String, usize> = HashMap::new();
+    for (i, tool) in current.iter().enumerate() {
+        positions.entry(nfc(&tool.name)).or_insert(i);
+    }
     let diff = toolpact::diff(&pinned, &current);
     diff.changes
         .into_iter()
@@ -178,7 +183,7 @@ fn lock_findings(catalog: &Catalog, lock: &LockFile, lock_path: &str) -> Vec<Fin
             // A removed tool is not in the catalog; every other change is about a tool that is.
             let index = match change.kind {
                 ChangeKind::ToolRemoved => None,
-                _ => names.iter().position(|n| *n == change.tool),
+                _ => positions.get(&change.tool).copied(),
             };
             let security = if change.security {
                 ", security-relevant"

@@ -18,6 +18,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
+use futures::executor::block_on;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -909,7 +910,16 @@ fn dispatch(c: &mut Criterion) {
                 parse_call(&value, None, "").unwrap()
             })
         });
+        // As a harness does it: the call is consumed, its arguments move into the handler.
         group.bench_function(BenchmarkId::new("valid", "dispatch"), |b| {
+            b.iter(|| {
+                let value: Value = serde_json::from_str(black_box(&valid_text)).unwrap();
+                let call = parse_call(&value, None, "").unwrap();
+                block_on(registry.dispatch_owned(call, &options)).reply()
+            })
+        });
+        // The borrowing entry point: the handler gets a copy of the arguments.
+        group.bench_function(BenchmarkId::new("valid", "dispatch_borrowed"), |b| {
             b.iter(|| {
                 let value: Value = serde_json::from_str(black_box(&valid_text)).unwrap();
                 let call = parse_call(&value, None, "").unwrap();
@@ -931,8 +941,7 @@ fn dispatch(c: &mut Criterion) {
             b.iter(|| {
                 let value: Value = serde_json::from_str(black_box(&invalid_text)).unwrap();
                 let call = parse_call(&value, None, "").unwrap();
-                let dispatched = registry.dispatch_blocking(&call, &options);
-                dispatched.render(&call)
+                block_on(registry.dispatch_owned(call, &options)).reply()
             })
         });
 
@@ -950,8 +959,7 @@ fn dispatch(c: &mut Criterion) {
                 b.iter(|| {
                     let value: Value = serde_json::from_str(black_box(&typed_text)).unwrap();
                     let call = parse_call(&value, None, "").unwrap();
-                    let dispatched = registry.dispatch_blocking(&call, &options);
-                    dispatched.render(&call)
+                    block_on(registry.dispatch_owned(call, &options)).reply()
                 })
             });
         }

@@ -224,16 +224,50 @@ pub struct Dispatched {
     pub outcome: Outcome,
     /// Repairs made in lenient mode.
     pub repairs: Vec<Repair>,
+    /// Who to answer: the call's shape, id and name as sent.
+    #[serde(skip)]
+    reply_to: ReplyTo,
+}
+
+/// What a reply needs from the call it answers, kept so that [`Dispatched::reply`] works after
+/// [`Registry::dispatch_owned`] consumed the call.
+#[derive(Debug, Clone, PartialEq)]
+struct ReplyTo {
+    format: Format,
+    id: Option<String>,
+    name: String,
+}
+
+impl ReplyTo {
+    fn of(call: &ToolCall) -> Self {
+        ReplyTo {
+            format: call.format,
+            id: call.id.clone(),
+            name: call.name.clone(),
+        }
+    }
 }
 
 impl Dispatched {
-    fn new(tool: Option<&str>, result: ToolResult, outcome: Outcome) -> Self {
+    fn new(reply_to: ReplyTo, tool: Option<&str>, result: ToolResult, outcome: Outcome) -> Self {
         Dispatched {
             tool: tool.map(str::to_owned),
             result,
             outcome,
             repairs: Vec::new(),
+            reply_to,
         }
+    }
+
+    /// The result in the shape of the provider the call came from, answering the call's id:
+    /// the same as [`Dispatched::render`] with the call that was dispatched.
+    pub fn reply(&self) -> Value {
+        render_to(
+            self.reply_to.format,
+            self.reply_to.id.as_deref(),
+            &self.reply_to.name,
+            &self.result,
+        )
     }
 
     /// Whether MCP wants this as a JSON-RPC error rather than a tool result: only an unknown
@@ -255,14 +289,16 @@ pub const LATEST_MCP_VERSION: &str = "2026-07-28";
 /// Chat `role: "tool"` message, Anthropic `tool_result` block, Gemini `functionResponse` part,
 /// or MCP `CallToolResult` (with `resultType`, as in the latest protocol version).
 pub fn render(call: &ToolCall, result: &ToolResult) -> Value {
-    let id = call.id.as_deref().unwrap_or_default();
-    match call.format {
-        Format::OpenAiResponses => crate::target::openai::render_responses(id, result),
-        Format::OpenAiChat => crate::target::openai::render_chat(id, result),
-        Format::Anthropic => crate::target::anthropic::render_result(id, result),
-        Format::Gemini => {
-            crate::target::gemini::render_result(call.id.as_deref(), &call.name, result)
-        }
+    render_to(call.format, call.id.as_deref(), &call.name, result)
+}
+
+fn render_to(format: Format, id: Option<&str>, name: &str, result: &ToolResult) -> Value {
+    let call_id = id.unwrap_or_default();
+    match format {
+        Format::OpenAiResponses => crate::target::openai::render_responses(call_id, result),
+        Format::OpenAiChat => crate::target::openai::render_chat(call_id, result),
+        Format::Anthropic => crate::target::anthropic::render_result(call_id, result),
+        Format::Gemini => crate::target::gemini::render_result(id, name, result),
         Format::Mcp => crate::target::mcp::render_result(result, LATEST_MCP_VERSION),
     }
 }
@@ -273,10 +309,10 @@ pub fn render_mcp(result: &ToolResult, protocol_version: &str) -> Value {
 }
 
 /// What the validation half of dispatch found, without running anything.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Checked {
+#[derive(Debug, Clone, Serialize)]
+pub struct Checked<'r> {
     /// The tool's original name, when the call named a known tool.
-    pub tool: Option<String>,
+    pub tool: Option<&'r str>,
     /// `Ok` when the arguments are valid; otherwise why not.
     pub outcome: Outcome,
     /// The arguments after lenient repairs; `None` when none were made (the call's own
@@ -286,6 +322,20 @@ pub struct Checked {
     pub repairs: Vec<Repair>,
     /// The message for the model when the call is not valid.
     pub message: Option<String>,
+    /// The tool the call named.
+    #[serde(skip)]
+    registered: Option<&'r Registered>,
+}
+
+/// Two checks are equal when they say the same; the tool is compared by name.
+impl PartialEq for Checked<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.tool == other.tool
+            && self.outcome == other.outcome
+            && self.arguments == other.arguments
+            && self.repairs == other.repairs
+            && self.message == other.message
+    }
 }
 
 impl Registry {
@@ -296,7 +346,7 @@ impl Registry {
 
     /// Checks a call without running it: known tool, arguments a JSON object, arguments valid
     /// against the full original schema (after lenient repairs, when asked).
-    pub fn check_call(&self, call: &ToolCall, options: &DispatchOptions) -> Checked {
+    pub fn check_call(&self, call: &ToolCall, options: &DispatchOptions) -> Checked<'_> {
         let Some(registered) = self.resolve(&call.name) else {
             let suggestions = self.closest_names(&call.name);
             let hint = if suggestions.is_empty() {
@@ -312,6 +362,7 @@ impl Registry {
                 )
             };
             return Checked {
+                registered: None,
                 tool: None,
                 outcome: Outcome::UnknownTool { suggestions },
                 arguments: None,
@@ -324,7 +375,8 @@ impl Registry {
             Ok(arguments) => arguments,
             Err(why) => {
                 return Checked {
-                    tool: Some(name.to_owned()),
+                    registered: Some(registered),
+                    tool: Some(name),
                     outcome: Outcome::MalformedArguments,
                     arguments: None,
                     repairs: Vec::new(),
@@ -343,14 +395,16 @@ impl Registry {
         };
         match check(validator, schema, repaired.as_ref().unwrap_or(arguments)) {
             Ok(()) => Checked {
-                tool: Some(name.to_owned()),
+                registered: Some(registered),
+                tool: Some(name),
                 outcome: Outcome::Ok,
                 arguments: repaired,
                 repairs,
                 message: None,
             },
             Err(errors) => Checked {
-                tool: Some(name.to_owned()),
+                registered: Some(registered),
+                tool: Some(name),
                 message: Some(errors.message(name, options.message_limit)),
                 outcome: Outcome::InvalidArguments { errors },
                 arguments: None,
@@ -361,39 +415,77 @@ impl Registry {
 
     /// Dispatches one call. Never fails: every problem becomes an error result the model can
     /// read, and the registry keeps serving.
+    ///
+    /// The handler gets its own copy of the arguments; [`Registry::dispatch_owned`] moves them
+    /// instead, which saves a deep copy of large arguments.
     pub async fn dispatch(&self, call: &ToolCall, options: &DispatchOptions) -> Dispatched {
-        let checked = self.check_call(call, options);
-        let tool = checked.tool.as_deref();
+        let mut checked = self.check_call(call, options);
+        let reply_to = ReplyTo::of(call);
+        let arguments = checked.arguments.take().or_else(|| {
+            (checked.outcome == Outcome::Ok)
+                .then(|| call.arguments.as_ref().ok().cloned())
+                .flatten()
+        });
+        self.run(checked, arguments, reply_to, options).await
+    }
+
+    /// [`Registry::dispatch`] for a call the caller no longer needs: the arguments are
+    /// validated in place and then moved into the handler. Answer the call with
+    /// [`Dispatched::reply`].
+    pub async fn dispatch_owned(&self, call: ToolCall, options: &DispatchOptions) -> Dispatched {
+        let mut checked = self.check_call(&call, options);
+        let ToolCall {
+            format,
+            id,
+            name,
+            arguments,
+        } = call;
+        let reply_to = ReplyTo { format, id, name };
+        let arguments = match (checked.arguments.take(), checked.outcome == Outcome::Ok) {
+            (Some(repaired), _) => Some(repaired),
+            (None, true) => arguments.ok(),
+            (None, false) => None,
+        };
+        self.run(checked, arguments, reply_to, options).await
+    }
+
+    /// Runs the handler of a checked call with its (validated) arguments.
+    async fn run(
+        &self,
+        checked: Checked<'_>,
+        arguments: Option<Value>,
+        reply_to: ReplyTo,
+        options: &DispatchOptions,
+    ) -> Dispatched {
+        let tool = checked.tool;
         if checked.outcome != Outcome::Ok {
             let message = checked.message.unwrap_or_default();
-            let mut dispatched = Dispatched::new(tool, ToolResult::error(message), checked.outcome);
+            let mut dispatched =
+                Dispatched::new(reply_to, tool, ToolResult::error(message), checked.outcome);
             dispatched.repairs = checked.repairs;
             return dispatched;
         }
-        let arguments = match (checked.arguments, &call.arguments) {
-            (Some(repaired), _) => Some(repaired),
-            (None, Ok(own)) => Some(own.clone()),
-            (None, Err(_)) => None,
-        };
-        let (Some(registered), Some(arguments)) = (self.resolve(&call.name), arguments) else {
+        let (Some(registered), Some(arguments)) = (checked.registered, arguments) else {
             return Dispatched::new(
+                reply_to,
                 tool,
                 ToolResult::error("Internal error."),
                 Outcome::NoHandler,
             );
         };
-        let name = registered.tool().name.clone();
+        let name = registered.tool().name.as_str();
         let Some(handler) = registered.handler() else {
             tracing::error!(tool = %name, "tool has no handler");
             return Dispatched::new(
-                Some(&name),
+                reply_to,
+                Some(name),
                 ToolResult::error(format!("{name} is not available right now.")),
                 Outcome::NoHandler,
             );
         };
         let ctx = CallContext {
             cancellation: Cancellation::default(),
-            call_id: call.id.clone(),
+            call_id: reply_to.id.clone(),
             data: options.data.clone(),
         };
         let cancellation = ctx.cancellation.clone();
@@ -463,7 +555,7 @@ impl Registry {
                 .meta
                 .insert("toolpact/repairs".to_owned(), json!(checked.repairs));
         }
-        let mut dispatched = Dispatched::new(Some(&name), result, outcome);
+        let mut dispatched = Dispatched::new(reply_to, Some(name), result, outcome);
         dispatched.repairs = checked.repairs;
         dispatched
     }

@@ -6,11 +6,11 @@ use crate::schema::{MAX_DEPTH, depth, refs};
 use crate::target::{self, Export, ExportError, ExportOptions, Target};
 use crate::tool::Tool;
 use crate::typed::{TypedHandler, TypedTool, TypedToolError};
+use foldhash::HashMap;
 use jsonschema::ReferencingError;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Why a tool cannot be registered.
@@ -125,6 +125,9 @@ impl Registered {
 #[derive(Debug, Default)]
 pub struct Registry {
     tools: Vec<Registered>,
+    /// Names to positions. foldhash rather than SipHash: every call starts with this lookup,
+    /// and foldhash is several times faster on short names while still seeded per process, so
+    /// a hostile catalog cannot precompute colliding names.
     index: HashMap<String, usize>,
     /// Names rewritten for a provider (`admin_tools_list` for `admin.tools.list`), so that a
     /// call under the exported name finds the tool. The first tool to claim an alias keeps it,

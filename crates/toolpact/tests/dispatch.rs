@@ -154,7 +154,7 @@ fn names_rewritten_at_export_find_their_tool() {
     )
     .unwrap();
     let checked = registry.check_call(&call, &DispatchOptions::default());
-    assert_eq!(checked.tool.as_deref(), Some("admin.tools.list"));
+    assert_eq!(checked.tool, Some("admin.tools.list"));
 }
 
 #[test]
@@ -300,6 +300,15 @@ fn results_render_in_each_providers_shape() {
             registry.dispatch_blocking(&call, &options).render(&call)
         })
         .collect();
+    // The owning entry point answers the same, without the call at hand.
+    for (c, expected) in calls.iter().zip(&rendered) {
+        let call = parse_call(c, None, "").unwrap();
+        let borrowed = registry.dispatch_blocking(&call, &options);
+        assert_eq!(&borrowed.reply(), expected);
+        let owned = futures::executor::block_on(registry.dispatch_owned(call, &options));
+        assert_eq!(owned, borrowed);
+        assert_eq!(&owned.reply(), expected);
+    }
     let text = "{\"city\":\"Lisbon\",\"highs\":[21.5,23.0]}";
     assert_eq!(
         rendered[0],
