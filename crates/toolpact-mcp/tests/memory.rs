@@ -457,3 +457,62 @@ async fn a_tool_list_rmcp_cannot_model_is_read_raw_and_reported_where_it_breaks(
     assert!(error.starts_with("sloppy:"), "{error}");
     assert!(error.contains("/tools/1"), "{error}");
 }
+
+#[tokio::test]
+async fn a_line_that_is_not_json_gets_a_parse_error_and_the_session_goes_on() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let ((client_read, mut client_write), server_end) = pipe();
+    let serving = tokio::spawn(shop_server().serve_io(server_end, std::future::pending()));
+    let mut answers = BufReader::new(client_read).lines();
+    let mut next = async || -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(10), answers.next_line())
+            .await
+            .expect("an answer within 10 s")
+            .unwrap()
+            .expect("a line");
+        serde_json::from_str(&line).unwrap()
+    };
+
+    client_write
+        .write_all(b"{\"jsonrpc\": \"2.0\", oops\n")
+        .await
+        .unwrap();
+    let error = next().await;
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert_eq!(error["id"], Value::Null);
+
+    // The session is unharmed: initialize, then list the tools.
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    client_write
+        .write_all(format!("{initialize}\n").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(next().await["id"], 1);
+    client_write
+        .write_all(
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\nnot json either\n",
+        )
+        .await
+        .unwrap();
+    assert_eq!(next().await["error"]["code"], -32700);
+    client_write
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n")
+        .await
+        .unwrap();
+    let listed = next().await;
+    assert_eq!(listed["id"], 2);
+    assert_eq!(
+        listed["result"]["tools"].as_array().unwrap().len(),
+        shop_tools().len()
+    );
+
+    // The client closes its end: the server ends.
+    client_write.shutdown().await.unwrap();
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("the server stops when the client leaves")
+        .unwrap()
+        .unwrap();
+}
