@@ -2,12 +2,13 @@
 # Interop check: export every fixture to every target with the release `toolpact`
 # binary and validate the JSON with the official provider Python SDKs
 # (see check_exports.py), then connect the official MCP SDK's client to `toolpact serve`
-# over stdio and Streamable HTTP (see check_mcp_server.py). Needs python3 (CPython 3.11),
-# cargo, and PyPI only.
+# over stdio and Streamable HTTP (see check_mcp_server.py), then validate the request bodies
+# `toolpact request` builds and the recorded provider responses with the SDK types (see
+# check_requests.py). Needs python3 (CPython 3.11), cargo, and PyPI only.
 #
 #   scripts/interop/run.sh [extra check_exports.py options, e.g. -v or --target mcp]
 #
-# Exit status: 0 all checks passed, 1 some failed, 2 bad usage (of either script).
+# Exit status: 0 all checks passed, 1 some failed, 2 bad usage (of any script).
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -49,8 +50,12 @@ exports=0
 server=0
 "$venv/bin/python" scripts/interop/check_mcp_server.py "$binary" || server=$?
 
-if [[ $exports -eq 2 || $server -eq 2 ]]; then
+# Whole request bodies per provider, and recorded responses, against the SDK types.
+requests=0
+"$venv/bin/python" scripts/interop/check_requests.py "$binary" || requests=$?
+
+if [[ $exports -eq 2 || $server -eq 2 || $requests -eq 2 ]]; then
     exit 2
-elif [[ $exports -ne 0 || $server -ne 0 ]]; then
+elif [[ $exports -ne 0 || $server -ne 0 || $requests -ne 0 ]]; then
     exit 1
 fi

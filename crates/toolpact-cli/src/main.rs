@@ -9,6 +9,7 @@ mod input;
 mod live;
 mod lock;
 mod output;
+mod request;
 mod serve;
 mod validate;
 
@@ -53,6 +54,8 @@ enum Command {
     Serve(serve::Args),
     /// Read the tools of a live MCP server (`-- COMMAND…` or --url) as a tools/list result.
     Fetch(fetch::Args),
+    /// Build a provider's whole request body from tools, a system prompt and a conversation.
+    Request(request::Args),
 }
 
 /// How a command ended, mapped to the exit code: 0 clean, 1 findings or tools left out,
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Fetch(args) => fetch::run(args),
+        Command::Request(args) => request::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -183,6 +183,151 @@ pub(crate) fn render_result(tool_use_id: &str, result: &crate::result::ToolResul
     out
 }
 
+/// `tool_choice`: `auto`, `any`, `tool` and `none` (provider-rules §3.5). The first three take
+/// `disable_parallel_tool_use`; the Messages API has no allowed subset of tools.
+fn tool_choice(
+    choice: &crate::request::Choice,
+    parallel: Option<bool>,
+) -> Result<Value, crate::request::Unsupported> {
+    use crate::request::{Choice, Unsupported};
+    let mut value = match choice {
+        Choice::Auto => json!({ "type": "auto" }),
+        Choice::None => return Ok(json!({ "type": "none" })),
+        Choice::Required => json!({ "type": "any" }),
+        Choice::Tool(name) => json!({ "type": "tool", "name": name }),
+        Choice::Allowed { .. } => {
+            return Err(Unsupported::tool_choice(
+                choice,
+                "the Messages API `tool_choice` is auto, any, tool or none, with no allowed subset; send only those tools, or name one with tool:NAME",
+            ));
+        }
+    };
+    if parallel == Some(false) {
+        value["disable_parallel_tool_use"] = Value::Bool(true);
+    }
+    Ok(value)
+}
+
+/// A Messages API request body: `system` apart (R26); each assistant turn's `thinking` blocks
+/// first, then its text and `tool_use` blocks; all the results of a turn's calls as
+/// `tool_result` blocks of one user turn, before any text the user adds (provider-rules §3.4).
+pub(crate) fn request(
+    parts: crate::request::Parts<'_>,
+) -> Result<Value, crate::request::Unsupported> {
+    use crate::request::Turn;
+    let tool_choice = parts
+        .choice
+        .as_ref()
+        .map(|c| tool_choice(c, parts.parallel))
+        .transpose()?;
+    let mut turns: Vec<(&str, Vec<Value>)> = Vec::new();
+    let mut push = |role: &'static str, blocks: Vec<Value>| match turns.last_mut() {
+        Some((last, content)) if *last == role => content.extend(blocks),
+        _ => turns.push((role, blocks)),
+    };
+    for turn in parts.turns {
+        match turn {
+            Turn::User(text) => push("user", vec![json!({ "type": "text", "text": text })]),
+            Turn::Assistant(assistant) => {
+                let mut blocks: Vec<Value> = assistant.reasoning.into_iter().cloned().collect();
+                if let Some(text) = assistant.text {
+                    blocks.push(json!({ "type": "text", "text": text }));
+                }
+                for call in assistant.calls {
+                    blocks.push(json!({
+                        "type": "tool_use",
+                        "id": call.id.unwrap_or_default(),
+                        "name": call.name,
+                        "input": call.arguments,
+                    }));
+                }
+                push("assistant", blocks);
+            }
+            Turn::Results(results) => push("user", results),
+        }
+    }
+    let messages: Vec<Value> = turns
+        .into_iter()
+        .map(|(role, mut blocks)| {
+            // A lone text block is the plain string form.
+            let content = match blocks.as_mut_slice() {
+                [block] if block.get("type").and_then(Value::as_str) == Some("text") => {
+                    block["text"].take()
+                }
+                _ => Value::Array(blocks),
+            };
+            json!({ "role": role, "content": content })
+        })
+        .collect();
+    Ok(object([
+        ("model", parts.model.map(|m| json!(m))),
+        ("max_tokens", parts.max_tokens.map(|n| json!(n))),
+        ("system", parts.system.map(|s| json!(s))),
+        ("tools", parts.tools),
+        ("tool_choice", tool_choice),
+        ("messages", Some(Value::Array(messages))),
+    ]))
+}
+
+/// Reads a Messages API response: `content` blocks (`text`, `tool_use`, `thinking`,
+/// `redacted_thinking`) and `stop_reason`.
+pub(crate) fn read_response(
+    body: &Map<String, Value>,
+    reader: &mut crate::response::ReplyReader<'_>,
+) -> Result<crate::response::StopReason, crate::response::ResponseError> {
+    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    let content = array_at(body, "content", "", "an Anthropic Messages response")?;
+    for (i, block) in content.iter().enumerate() {
+        let at = format!("/content/{i}");
+        let Some(obj) = block.as_object() else {
+            return Err(ResponseError::shape(at, "a content block is a JSON object"));
+        };
+        match obj.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                reader.text(obj.get("text").and_then(Value::as_str).unwrap_or(""));
+                if obj
+                    .get("citations")
+                    .and_then(Value::as_array)
+                    .is_some_and(|c| !c.is_empty())
+                {
+                    reader.skip(
+                        format!("{at}/citations"),
+                        "citations are not kept; the text is",
+                    );
+                }
+            }
+            Some("tool_use") => reader.call(parse_call(obj, &at)?, obj.get("input"), None),
+            // Extended thinking with tool use: the blocks must go back, unchanged, with the
+            // turn they belong to.
+            Some("thinking" | "redacted_thinking") => reader.reasoning(block),
+            Some(other) => reader.skip(
+                at,
+                format!(
+                    "a `{other}` block (a server tool's) is not part of the conversation; it is not sent back"
+                ),
+            ),
+            None => {
+                return Err(ResponseError::shape(at, "a content block needs a `type`"));
+            }
+        }
+    }
+    let stop = body.get("stop_reason").and_then(Value::as_str);
+    let kind = match stop {
+        Some("end_turn") => StopKind::EndTurn,
+        Some("tool_use") => StopKind::ToolCalls,
+        Some("max_tokens" | "model_context_window_exceeded") => StopKind::MaxTokens,
+        Some("stop_sequence") => StopKind::StopSequence,
+        Some("refusal") => StopKind::Refusal,
+        None if reader.has_calls() => StopKind::ToolCalls,
+        None => StopKind::EndTurn,
+        Some(_) => StopKind::Other,
+    };
+    Ok(StopReason {
+        kind,
+        raw: stop.map(str::to_owned),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_simple_pattern;

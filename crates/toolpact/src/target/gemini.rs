@@ -310,3 +310,221 @@ pub(crate) fn render_result(
     call.insert("response".to_owned(), response);
     json!({ "functionResponse": Value::Object(call) })
 }
+
+/// `toolConfig.functionCallingConfig`: `AUTO`, `NONE`, `ANY`, with `allowedFunctionNames` for a
+/// named tool or a subset. An allowed subset the model need not call is `VALIDATED`: the
+/// `generativelanguage` v1beta discovery document says `allowedFunctionNames` "should only be
+/// set when the Mode is ANY or VALIDATED" (python-genai 3.6.1's `FunctionCallingConfig`
+/// docstring still says ANY only, while its `FunctionCallingConfigMode.VALIDATED` docstring
+/// says the names restrict it too).
+fn tool_config(
+    choice: &crate::request::Choice,
+    parallel: Option<bool>,
+) -> Result<Value, crate::request::Unsupported> {
+    use crate::request::{Choice, Unsupported};
+    // With no call at all there is nothing to limit.
+    if parallel == Some(false) && *choice != Choice::None {
+        return Err(Unsupported {
+            setting: "parallel_tool_calls false".to_owned(),
+            reason: "Gemini has no setting that limits a turn to one function call; leave it unset and handle every call"
+                .to_owned(),
+        });
+    }
+    let config = match choice {
+        Choice::Auto => json!({ "mode": "AUTO" }),
+        Choice::None => json!({ "mode": "NONE" }),
+        Choice::Required => json!({ "mode": "ANY" }),
+        Choice::Tool(name) => json!({ "mode": "ANY", "allowedFunctionNames": [name] }),
+        Choice::Allowed { tools, required } => json!({
+            "mode": if *required { "ANY" } else { "VALIDATED" },
+            "allowedFunctionNames": tools,
+        }),
+    };
+    Ok(json!({ "functionCallingConfig": config }))
+}
+
+/// A `generateContent` request body: `systemInstruction` apart (R26); the model's turns as
+/// `role: "model"` contents whose `functionCall` parts keep their `thoughtSignature`; all the
+/// results of a turn's calls as `functionResponse` parts of one user turn, in the order of the
+/// calls (provider-rules §4.5). The model is in the URL, not the body.
+pub(crate) fn request(
+    parts: crate::request::Parts<'_>,
+) -> Result<Value, crate::request::Unsupported> {
+    use crate::request::Turn;
+    let tool_config = parts
+        .choice
+        .as_ref()
+        .map(|c| tool_config(c, parts.parallel))
+        .transpose()?;
+    let mut contents: Vec<(&str, Vec<Value>)> = Vec::new();
+    let mut push = |role: &'static str, new: Vec<Value>| match contents.last_mut() {
+        Some((last, list)) if *last == role => list.extend(new),
+        _ => contents.push((role, new)),
+    };
+    for turn in parts.turns {
+        match turn {
+            Turn::User(text) => push("user", vec![json!({ "text": text })]),
+            Turn::Assistant(assistant) => {
+                let mut list: Vec<Value> = assistant.reasoning.into_iter().cloned().collect();
+                if let Some(text) = assistant.text {
+                    list.push(json!({ "text": text }));
+                }
+                for call in assistant.calls {
+                    let mut function_call = Map::new();
+                    if let Some(id) = call.id {
+                        function_call.insert("id".to_owned(), json!(id));
+                    }
+                    function_call.insert("name".to_owned(), json!(call.name));
+                    function_call.insert("args".to_owned(), call.arguments);
+                    let mut part = Map::new();
+                    part.insert("functionCall".to_owned(), Value::Object(function_call));
+                    if let Some(signature) = call.signature {
+                        part.insert("thoughtSignature".to_owned(), json!(signature));
+                    }
+                    list.push(Value::Object(part));
+                }
+                push("model", list);
+            }
+            Turn::Results(results) => push("user", results),
+        }
+    }
+    let contents: Vec<Value> = contents
+        .into_iter()
+        .map(|(role, parts)| json!({ "role": role, "parts": parts }))
+        .collect();
+    Ok(object([
+        (
+            "generationConfig",
+            parts.max_tokens.map(|n| json!({ "maxOutputTokens": n })),
+        ),
+        (
+            "systemInstruction",
+            parts.system.map(|s| json!({ "parts": [{ "text": s }] })),
+        ),
+        ("tools", parts.tools),
+        ("toolConfig", tool_config),
+        ("contents", Some(Value::Array(contents))),
+    ]))
+}
+
+/// Reads a `generateContent` response: `candidates[0].content.parts` (`text`, `functionCall`
+/// with its `thoughtSignature`) and `finishReason`; a prompt blocked before any candidate is a
+/// refusal (`promptFeedback.blockReason`).
+pub(crate) fn read_response(
+    body: &Map<String, Value>,
+    reader: &mut crate::response::ReplyReader<'_>,
+) -> Result<crate::response::StopReason, crate::response::ResponseError> {
+    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    let candidates = match body.get("candidates") {
+        None | Some(Value::Null) => {
+            let blocked = body
+                .get("promptFeedback")
+                .and_then(|f| f.get("blockReason"))
+                .and_then(Value::as_str);
+            return match blocked {
+                Some(reason) => Ok(StopReason::new(
+                    StopKind::Refusal,
+                    format!("blockReason: {reason}"),
+                )),
+                None => Err(ResponseError::shape(
+                    "",
+                    "no `candidates`: this is not a Gemini generateContent response",
+                )),
+            };
+        }
+        Some(_) => array_at(body, "candidates", "", "a Gemini generateContent response")?,
+    };
+    let Some(candidate) = candidates.first() else {
+        return Err(ResponseError::shape(
+            "/candidates",
+            "the response has no candidate",
+        ));
+    };
+    for i in 1..candidates.len() {
+        reader.skip(
+            format!("/candidates/{i}"),
+            "only the first candidate is read (the request asked for several)",
+        );
+    }
+    let parts = match candidate.get("content").and_then(|c| c.get("parts")) {
+        None | Some(Value::Null) => &Vec::new(),
+        Some(Value::Array(parts)) => parts,
+        Some(_) => {
+            return Err(ResponseError::shape(
+                "/candidates/0/content/parts",
+                "`parts` must be an array",
+            ));
+        }
+    };
+    for (i, part) in parts.iter().enumerate() {
+        let at = format!("/candidates/0/content/parts/{i}");
+        let Some(obj) = part.as_object() else {
+            return Err(ResponseError::shape(at, "a part is a JSON object"));
+        };
+        let signature = obj
+            .get("thoughtSignature")
+            .or_else(|| obj.get("thought_signature"))
+            .and_then(Value::as_str);
+        if obj.get("thought") == Some(&Value::Bool(true)) {
+            reader.skip(
+                at,
+                "a thought summary is for people, not the conversation; it is not sent back",
+            );
+        } else if obj.contains_key("functionCall") || obj.contains_key("function_call") {
+            let sent = obj
+                .get("functionCall")
+                .or_else(|| obj.get("function_call"))
+                .and_then(|c| c.get("args"));
+            reader.call(parse_call(obj, &at)?, sent, signature);
+        } else if let Some(text) = obj.get("text").and_then(Value::as_str) {
+            reader.text(text);
+            if signature.is_some() {
+                reader.skip(
+                    format!("{at}/thoughtSignature"),
+                    "the signature of a text part is not kept; Gemini requires the signatures of function calls only",
+                );
+            }
+        } else if signature.is_some() && obj.len() == 1 {
+            reader.skip(
+                at,
+                "a part with only a thought signature is not kept; Gemini requires the signatures of function calls only",
+            );
+        } else {
+            let kind = obj.keys().next().map_or("empty", String::as_str);
+            reader.skip(
+                at,
+                format!("a `{kind}` part is not part of the conversation; it is not sent back"),
+            );
+        }
+    }
+    if let Some(message) = candidate.get("finishMessage").and_then(Value::as_str) {
+        reader.skip(
+            "/candidates/0/finishMessage",
+            format!("the finish message is not kept: {message}"),
+        );
+    }
+    let finish = candidate.get("finishReason").and_then(Value::as_str);
+    let kind = match finish {
+        Some("MAX_TOKENS") => StopKind::MaxTokens,
+        Some("MALFORMED_FUNCTION_CALL" | "UNEXPECTED_TOOL_CALL") => StopKind::MalformedToolCall,
+        Some(
+            "SAFETY"
+            | "RECITATION"
+            | "LANGUAGE"
+            | "BLOCKLIST"
+            | "PROHIBITED_CONTENT"
+            | "SPII"
+            | "IMAGE_SAFETY"
+            | "IMAGE_PROHIBITED_CONTENT"
+            | "MODEL_ARMOR",
+        ) => StopKind::Refusal,
+        // Gemini ends a turn of function calls with STOP too.
+        Some("STOP") | None if reader.has_calls() => StopKind::ToolCalls,
+        Some("STOP") | None => StopKind::EndTurn,
+        Some(_) => StopKind::Other,
+    };
+    Ok(StopReason {
+        kind,
+        raw: finish.map(str::to_owned),
+    })
+}

@@ -276,3 +276,306 @@ pub(crate) fn render_responses(call_id: &str, result: &crate::result::ToolResult
 pub(crate) fn render_chat(call_id: &str, result: &crate::result::ToolResult) -> Value {
     json!({ "role": "tool", "tool_call_id": call_id, "content": output_text(result) })
 }
+
+/// `tool_choice` of a Responses request: `"auto"`, `"none"`, `"required"`, a function, or an
+/// `allowed_tools` set (openai-python `ToolChoiceAllowedParam`, `mode` `auto` or `required`).
+fn tool_choice_responses(choice: &crate::request::Choice) -> Value {
+    use crate::request::Choice;
+    match choice {
+        Choice::Auto => json!("auto"),
+        Choice::None => json!("none"),
+        Choice::Required => json!("required"),
+        Choice::Tool(name) => json!({ "type": "function", "name": name }),
+        Choice::Allowed { tools, required } => json!({
+            "type": "allowed_tools",
+            "mode": if *required { "required" } else { "auto" },
+            "tools": tools.iter().map(|name| json!({ "type": "function", "name": name })).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+/// `tool_choice` of a Chat Completions request. The `allowed_tools` form is in the API since
+/// 2025-08 (openai-python `ChatCompletionAllowedToolChoiceParam`, in
+/// `ChatCompletionToolChoiceOptionParam` of openai 3.57.0).
+fn tool_choice_chat(choice: &crate::request::Choice) -> Value {
+    use crate::request::Choice;
+    match choice {
+        Choice::Auto => json!("auto"),
+        Choice::None => json!("none"),
+        Choice::Required => json!("required"),
+        Choice::Tool(name) => json!({ "type": "function", "function": { "name": name } }),
+        Choice::Allowed { tools, required } => json!({
+            "type": "allowed_tools",
+            "allowed_tools": {
+                "mode": if *required { "required" } else { "auto" },
+                "tools": tools
+                    .iter()
+                    .map(|name| json!({ "type": "function", "function": { "name": name } }))
+                    .collect::<Vec<_>>(),
+            },
+        }),
+    }
+}
+
+/// A Responses API request body: `instructions` apart from the `input` items (R26); the
+/// model's calls go back as `function_call` items before their `function_call_output` items,
+/// with the model's own `reasoning` items first (provider-rules §2.6).
+pub(crate) fn request_responses(
+    parts: crate::request::Parts<'_>,
+) -> Result<Value, crate::request::Unsupported> {
+    use crate::request::Turn;
+    let mut input = Vec::new();
+    for turn in parts.turns {
+        match turn {
+            Turn::User(text) => input.push(json!({ "role": "user", "content": text })),
+            Turn::Assistant(assistant) => {
+                input.extend(assistant.reasoning.into_iter().cloned());
+                if let Some(text) = assistant.text {
+                    input.push(json!({ "role": "assistant", "content": text }));
+                }
+                for call in assistant.calls {
+                    input.push(json!({
+                        "type": "function_call",
+                        "call_id": call.id.unwrap_or_default(),
+                        "name": call.name,
+                        "arguments": call.arguments,
+                    }));
+                }
+            }
+            Turn::Results(results) => input.extend(results),
+        }
+    }
+    Ok(object([
+        ("model", parts.model.map(|m| json!(m))),
+        ("max_output_tokens", parts.max_tokens.map(|n| json!(n))),
+        ("instructions", parts.system.map(|s| json!(s))),
+        ("tools", parts.tools),
+        (
+            "tool_choice",
+            parts.choice.as_ref().map(tool_choice_responses),
+        ),
+        ("parallel_tool_calls", parts.parallel.map(Value::Bool)),
+        ("input", Some(Value::Array(input))),
+    ]))
+}
+
+/// A Chat Completions request body: the system prompt as the first message, the model's calls
+/// in an assistant message's `tool_calls`, one `role: "tool"` message per result.
+pub(crate) fn request_chat(
+    parts: crate::request::Parts<'_>,
+) -> Result<Value, crate::request::Unsupported> {
+    use crate::request::Turn;
+    let mut messages = Vec::new();
+    if let Some(system) = parts.system {
+        messages.push(json!({ "role": "system", "content": system }));
+    }
+    for turn in parts.turns {
+        match turn {
+            Turn::User(text) => messages.push(json!({ "role": "user", "content": text })),
+            Turn::Assistant(assistant) => {
+                let calls: Vec<Value> = assistant
+                    .calls
+                    .into_iter()
+                    .map(|call| {
+                        json!({
+                            "id": call.id.unwrap_or_default(),
+                            "type": "function",
+                            "function": { "name": call.name, "arguments": call.arguments },
+                        })
+                    })
+                    .collect();
+                messages.push(object([
+                    ("role", Some(json!("assistant"))),
+                    (
+                        "content",
+                        Some(assistant.text.map_or(Value::Null, |t| json!(t))),
+                    ),
+                    (
+                        "tool_calls",
+                        (!calls.is_empty()).then_some(Value::Array(calls)),
+                    ),
+                ]));
+            }
+            Turn::Results(results) => messages.extend(results),
+        }
+    }
+    Ok(object([
+        ("model", parts.model.map(|m| json!(m))),
+        ("max_completion_tokens", parts.max_tokens.map(|n| json!(n))),
+        ("tools", parts.tools),
+        ("tool_choice", parts.choice.as_ref().map(tool_choice_chat)),
+        ("parallel_tool_calls", parts.parallel.map(Value::Bool)),
+        ("messages", Some(Value::Array(messages))),
+    ]))
+}
+
+/// Reads a Responses API response: `output` items (`message` text, `function_call`,
+/// `reasoning`), and `status` with `incomplete_details`.
+pub(crate) fn read_responses(
+    body: &Map<String, Value>,
+    reader: &mut crate::response::ReplyReader<'_>,
+) -> Result<crate::response::StopReason, crate::response::ResponseError> {
+    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    let output = array_at(body, "output", "", "an OpenAI Responses response")?;
+    let mut refused = false;
+    for (i, item) in output.iter().enumerate() {
+        let at = format!("/output/{i}");
+        let Some(obj) = item.as_object() else {
+            return Err(ResponseError::shape(at, "an output item is a JSON object"));
+        };
+        match obj.get("type").and_then(Value::as_str) {
+            Some("message") => {
+                let content = array_at(obj, "content", &at, "an output message")?;
+                for (j, part) in content.iter().enumerate() {
+                    let text = |key: &str| part.get(key).and_then(Value::as_str).unwrap_or("");
+                    match part.get("type").and_then(Value::as_str) {
+                        Some("output_text") => reader.text(text("text")),
+                        Some("refusal") => {
+                            refused = true;
+                            reader.text(text("refusal"));
+                        }
+                        other => reader.skip(
+                            format!("{at}/content/{j}"),
+                            format!(
+                                "message content of type {} is not kept",
+                                other.unwrap_or("(none)")
+                            ),
+                        ),
+                    }
+                }
+            }
+            Some("function_call") => {
+                let call = parse_call_responses(obj, &at)?;
+                reader.call(call, obj.get("arguments"), None);
+            }
+            Some("reasoning") => reader.reasoning(item),
+            Some(other) => reader.skip(
+                at,
+                format!(
+                    "a `{other}` output item (a built-in tool's) is not part of the conversation; it is not sent back"
+                ),
+            ),
+            None => {
+                return Err(ResponseError::shape(
+                    at,
+                    "an output item needs a `type`",
+                ));
+            }
+        }
+    }
+    let status = body.get("status").and_then(Value::as_str);
+    Ok(match status {
+        Some("incomplete") => {
+            let reason = body
+                .get("incomplete_details")
+                .and_then(|d| d.get("reason"))
+                .and_then(Value::as_str)
+                .unwrap_or("unknown");
+            let kind = match reason {
+                "max_output_tokens" => StopKind::MaxTokens,
+                "content_filter" => StopKind::Refusal,
+                _ => StopKind::Other,
+            };
+            StopReason::new(kind, format!("incomplete: {reason}"))
+        }
+        Some("completed") | None => StopReason {
+            kind: if refused {
+                StopKind::Refusal
+            } else if reader.has_calls() {
+                StopKind::ToolCalls
+            } else {
+                StopKind::EndTurn
+            },
+            raw: status.map(str::to_owned),
+        },
+        Some(other) => StopReason::new(StopKind::Other, other),
+    })
+}
+
+/// Reads a Chat Completions response: `choices[0].message` (`content`, `refusal`,
+/// `tool_calls`) and its `finish_reason`. A forced tool choice ends with `stop`, not
+/// `tool_calls`, so the calls decide.
+pub(crate) fn read_chat(
+    body: &Map<String, Value>,
+    reader: &mut crate::response::ReplyReader<'_>,
+) -> Result<crate::response::StopReason, crate::response::ResponseError> {
+    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    let choices = array_at(body, "choices", "", "a Chat Completions response")?;
+    let Some(choice) = choices.first() else {
+        return Err(ResponseError::shape(
+            "/choices",
+            "the response has no choice",
+        ));
+    };
+    for i in 1..choices.len() {
+        reader.skip(
+            format!("/choices/{i}"),
+            "only the first choice is read (the request asked for several, `n` > 1)",
+        );
+    }
+    let Some(Value::Object(message)) = choice.get("message") else {
+        return Err(ResponseError::shape(
+            "/choices/0",
+            "the choice has no `message` object",
+        ));
+    };
+    let at = "/choices/0/message";
+    match message.get("content") {
+        Some(Value::String(text)) => reader.text(text),
+        None | Some(Value::Null) => {}
+        Some(_) => reader.skip(
+            format!("{at}/content"),
+            "content that is not a string is not kept (Chat Completions answers with text)",
+        ),
+    }
+    let refused = match message.get("refusal") {
+        Some(Value::String(text)) => {
+            reader.text(text);
+            true
+        }
+        _ => false,
+    };
+    match message.get("tool_calls") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(calls)) => {
+            for (j, call) in calls.iter().enumerate() {
+                let pointer = format!("{at}/tool_calls/{j}");
+                let Some(obj) = call.as_object() else {
+                    return Err(ResponseError::shape(
+                        pointer,
+                        "a tool call is a JSON object",
+                    ));
+                };
+                let sent = obj.get("function").and_then(|f| f.get("arguments"));
+                reader.call(parse_call_chat(obj, &pointer)?, sent, None);
+            }
+        }
+        Some(_) => {
+            return Err(ResponseError::shape(
+                format!("{at}/tool_calls"),
+                "`tool_calls` must be an array",
+            ));
+        }
+    }
+    for key in ["function_call", "audio"] {
+        if message.get(key).is_some_and(|v| !v.is_null()) {
+            reader.skip(
+                format!("{at}/{key}"),
+                format!("`{key}` is not part of the conversation; it is not sent back"),
+            );
+        }
+    }
+    let finish = choice.get("finish_reason").and_then(Value::as_str);
+    let kind = match finish {
+        _ if refused => StopKind::Refusal,
+        Some("length") => StopKind::MaxTokens,
+        Some("content_filter") => StopKind::Refusal,
+        _ if reader.has_calls() => StopKind::ToolCalls,
+        Some("stop") | None => StopKind::EndTurn,
+        Some(_) => StopKind::Other,
+    };
+    Ok(StopReason {
+        kind,
+        raw: finish.map(str::to_owned),
+    })
+}
