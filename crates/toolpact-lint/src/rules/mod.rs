@@ -1,5 +1,11 @@
 //! The single registry of rules. A rule is one file under its category's folder and one line
 //! in that category's `RULES`; codes are never reused.
+//!
+//! What several categories need lives beside them, once: `words` (identifier and text
+//! words, stems), `phrases` (phrase patterns over words and sentences), `schema` (walks
+//! over a tool's schemas, and views of one schema or property), `texts` (the texts of a
+//! tool the model reads), `exported` (what an export sent, tool by tool) and `message` (how
+//! findings write numbers and lists).
 
 mod description;
 mod design;
@@ -7,6 +13,13 @@ mod provider;
 mod security;
 mod size;
 mod structure;
+
+mod exported;
+mod message;
+mod phrases;
+mod schema;
+mod texts;
+mod words;
 
 use crate::rule::Rule;
 use std::sync::LazyLock;

@@ -1,6 +1,6 @@
-use super::properties::input_properties;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::for_each_property;
 use serde_json::Value;
 
 declare_rule! {
@@ -50,7 +50,7 @@ impl Rule for ArrayWithoutMinItems {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         for (i, tool) in cx.tools() {
-            for property in input_properties(tool) {
+            for_each_property(tool, &mut |property| {
                 let is_tuple = property.keyword("prefixItems").is_some()
                     || property.keyword("items").is_some_and(Value::is_array);
                 if !property.is_array()
@@ -58,7 +58,7 @@ impl Rule for ArrayWithoutMinItems {
                     || property.is_closed()
                     || property.keyword("minItems").is_some()
                 {
-                    continue;
+                    return;
                 }
                 out.push(Violation {
                     tool: Some(i),
@@ -67,9 +67,9 @@ impl Rule for ArrayWithoutMinItems {
                         property.name
                     ),
                     help: "add \"minItems\": 1 when an empty list makes no sense, or \"minItems\": 0 to say that it may be empty (Anthropic strict mode accepts only 0 or 1)".to_owned(),
-                    pointer: property.pointer,
+                    pointer: property.pointer.to_owned(),
                 });
-            }
+            });
         }
     }
 }

@@ -1,7 +1,7 @@
-use super::properties::{Property, input_properties};
-use super::words::text_words;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{Property, for_each_property};
+use crate::rules::words::text_words;
 use serde_json::Value;
 
 declare_rule! {
@@ -190,7 +190,7 @@ fn keywords_fix_format<'v>(keyword: impl Fn(&str) -> Option<&'v Value>) -> bool 
 
 /// Whether a string property (or an array of strings, through its `items`) fixes its
 /// representation.
-fn string_has_format(property: &Property<'_>, description: &str) -> bool {
+fn string_has_format(property: &Property<'_, '_>, description: &str) -> bool {
     let items = property.keyword("items").and_then(Value::as_object);
     let items_description = items
         .and_then(|i| i.get("description"))
@@ -210,9 +210,9 @@ impl Rule for DateWithoutFormat {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         for (i, tool) in cx.tools() {
-            for property in input_properties(tool) {
+            for_each_property(tool, &mut |property| {
                 if property.is_closed() {
-                    continue;
+                    return;
                 }
                 let description = property.description().unwrap_or_default();
                 let words = property.name_words();
@@ -225,10 +225,10 @@ impl Rule for DateWithoutFormat {
                             .and_then(Value::as_str)
                             == Some("string"));
                 if !is_date(&words, &description_words, is_string) {
-                    continue;
+                    return;
                 }
                 let is_number = property.may_be("integer") || property.may_be("number");
-                let violation = if is_string && !string_has_format(&property, description) {
+                let violation = if is_string && !string_has_format(property, description) {
                     let help = if words
                         .iter()
                         .any(|w| ["time", "timestamp", "datetime", "at"].contains(&w.as_str()))
@@ -267,12 +267,12 @@ impl Rule for DateWithoutFormat {
                 if let Some((message, help)) = violation {
                     out.push(Violation {
                         tool: Some(i),
-                        pointer: property.pointer,
+                        pointer: property.pointer.to_owned(),
                         message,
                         help,
                     });
                 }
-            }
+            });
         }
     }
 }

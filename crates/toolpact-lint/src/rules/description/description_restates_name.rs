@@ -1,6 +1,6 @@
-use super::words::{FILLER_WORDS, content_words, name_stems};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::words::{FILLER_WORDS, content_words, name_stems};
 
 declare_rule! {
     /// ## What it does
@@ -85,7 +85,6 @@ impl Rule for DescriptionRestatesName {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::description::words::name_stems;
 
     #[test]
     fn restatements_and_near_misses() {

@@ -1,7 +1,7 @@
-use super::properties::input_properties;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::design::internal_id_from_model::is_server_owned_id;
+use crate::rules::schema::for_each_property;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -160,21 +160,13 @@ impl Rule for IdWithoutSource {
         let names = ToolNames::of(cx);
         for (i, tool) in cx.tools() {
             let own = tool.name.to_lowercase();
-            for property in input_properties(tool) {
+            for_each_property(tool, &mut |property| {
                 let words = property.name_words();
                 if !words.last().is_some_and(|w| ID_WORDS.contains(&w.as_str()))
                     || property.is_closed()
+                    || is_server_owned_id(&tool.input_schema, property.name, property.schema, tool)
                 {
-                    continue;
-                }
-                let raw = property
-                    .pointer
-                    .strip_prefix("/inputSchema")
-                    .and_then(|p| tool.input_schema.pointer(p));
-                if raw.is_some_and(|raw| {
-                    is_server_owned_id(&tool.input_schema, property.name, raw, tool)
-                }) {
-                    continue;
+                    return;
                 }
                 let items_description = property
                     .keyword("items")
@@ -184,7 +176,7 @@ impl Rule for IdWithoutSource {
                 let description = property.description().unwrap_or_default();
                 let text = format!("{description} {items_description}");
                 if names_source(&text, &names, &own) {
-                    continue;
+                    return;
                 }
                 out.push(Violation {
                     tool: Some(i),
@@ -193,9 +185,9 @@ impl Rule for IdWithoutSource {
                         property.name
                     ),
                     help: "name the tool whose result holds it (\"Id of the gift, from a suggest_gifts result\"), or say that the model makes up the label; if neither, take it from the session instead of asking the model".to_owned(),
-                    pointer: property.pointer,
+                    pointer: property.pointer.to_owned(),
                 });
-            }
+            });
         }
     }
 }

@@ -1,6 +1,6 @@
-use super::properties::{Property, input_properties};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{Property, for_each_property};
 
 declare_rule! {
     /// ## What it does
@@ -41,12 +41,12 @@ declare_rule! {
 }
 
 /// What to suggest for a property of this shape.
-fn suggestion(property: &Property<'_>) -> &'static str {
+fn suggestion(property: &Property<'_, '_>) -> &'static str {
     if property.is_closed() {
         "say what the property chooses and what each value means"
     } else if property.is_array() {
         "say what the list holds and what one item is, with an example (Short interest tags, e.g. [\"books\", \"boardgames\"])"
-    } else if property.types().contains(&"object") {
+    } else if property.types().contains("object") {
         "say what the object stands for"
     } else {
         "say what goes in and in what format, with an example (City name, e.g. \"Lisbon\")"
@@ -60,17 +60,17 @@ impl Rule for MissingPropertyDescription {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         for (i, tool) in cx.tools() {
-            for property in input_properties(tool) {
+            for_each_property(tool, &mut |property| {
                 if property.description().is_some() {
-                    continue;
+                    return;
                 }
                 out.push(Violation {
                     tool: Some(i),
                     message: format!("the property {:?} has no description", property.name),
-                    help: suggestion(&property).to_owned(),
-                    pointer: property.pointer,
+                    help: suggestion(property).to_owned(),
+                    pointer: property.pointer.to_owned(),
                 });
-            }
+            });
         }
     }
 }

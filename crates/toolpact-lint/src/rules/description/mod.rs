@@ -12,9 +12,6 @@ pub mod money_without_unit;
 pub mod no_usage_guidance;
 pub mod vague_property_description;
 
-mod properties;
-mod words;
-
 use crate::rule::Rule;
 
 /// The rules of this category.

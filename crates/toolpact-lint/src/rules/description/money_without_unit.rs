@@ -1,7 +1,7 @@
-use super::properties::{Property, input_properties};
-use super::words::{identifier_words, stem, text_words};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{Property, for_each_property};
+use crate::rules::words::{identifier_words, stem, text_words};
 
 declare_rule! {
     /// ## What it does
@@ -190,7 +190,7 @@ fn name_says_unit(words: &[String]) -> bool {
 }
 
 /// Whether a property beside it carries the currency.
-fn has_currency_sibling(property: &Property<'_>) -> bool {
+fn has_currency_sibling(property: &Property<'_, '_>) -> bool {
     property
         .siblings
         .iter()
@@ -204,18 +204,19 @@ impl Rule for MoneyWithoutUnit {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         for (i, tool) in cx.tools() {
-            for property in input_properties(tool) {
+            for_each_property(tool, &mut |property| {
+                let types = property.types();
+                if !(types.contains("number") || types.contains("integer")) || property.is_closed()
+                {
+                    return;
+                }
                 let words = property.name_words();
-                let numeric = property
-                    .types()
-                    .iter()
-                    .any(|t| *t == "number" || *t == "integer");
-                if !numeric || property.is_closed() || !is_money(&words) {
-                    continue;
+                if !is_money(&words) {
+                    return;
                 }
                 let described = property.description().is_some_and(names_unit);
-                if described || name_says_unit(&words) || has_currency_sibling(&property) {
-                    continue;
+                if described || name_says_unit(&words) || has_currency_sibling(property) {
+                    return;
                 }
                 out.push(Violation {
                     tool: Some(i),
@@ -224,9 +225,9 @@ impl Rule for MoneyWithoutUnit {
                         property.name
                     ),
                     help: "name the currency or unit in the description (\"in EUR\", \"in the user's currency\", \"in cents\"), or add a \"currency\" property beside it with an ISO 4217 code".to_owned(),
-                    pointer: property.pointer,
+                    pointer: property.pointer.to_owned(),
                 });
-            }
+            });
         }
     }
 }
@@ -234,7 +235,6 @@ impl Rule for MoneyWithoutUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::description::words::identifier_words;
 
     #[test]
     fn money_names() {

@@ -1,7 +1,7 @@
-use super::properties::{Property, input_properties};
-use super::words::{CONTAINER_WORDS, FILLER_WORDS, content_words, name_stems};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{Property, for_each_property};
+use crate::rules::words::{CONTAINER_WORDS, FILLER_WORDS, content_words, name_stems};
 
 declare_rule! {
     /// ## What it does
@@ -80,7 +80,7 @@ pub(crate) fn is_vague(name: &str, description: &str, is_array: bool) -> bool {
 }
 
 /// What to write instead, for a property of this shape.
-fn suggestion(property: &Property<'_>) -> &'static str {
+fn suggestion(property: &Property<'_, '_>) -> &'static str {
     if property.is_closed() {
         "say what the choice means and what each value stands for"
     } else if property.is_array() {
@@ -97,12 +97,12 @@ impl Rule for VaguePropertyDescription {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         for (i, tool) in cx.tools() {
-            for property in input_properties(tool) {
+            for_each_property(tool, &mut |property| {
                 let Some(description) = property.description() else {
-                    continue;
+                    return;
                 };
                 if !is_vague(property.name, description, property.is_array()) {
-                    continue;
+                    return;
                 }
                 out.push(Violation {
                     tool: Some(i),
@@ -110,10 +110,10 @@ impl Rule for VaguePropertyDescription {
                         "the property {:?} is described only as {description:?}, which tells the model nothing about what goes in",
                         property.name
                     ),
-                    help: suggestion(&property).to_owned(),
-                    pointer: property.pointer,
+                    help: suggestion(property).to_owned(),
+                    pointer: property.pointer.to_owned(),
                 });
-            }
+            });
         }
     }
 }

@@ -1,6 +1,6 @@
-use super::walk::{Edge, Facts, Node, object_name, properties, walk};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{Edge, Node, declares_type, properties, walk};
 
 declare_rule! {
     /// ## What it does
@@ -50,7 +50,7 @@ fn is_checked_object(node: &Node<'_, '_>) -> bool {
     let Some(obj) = schema.as_object() else {
         return false;
     };
-    let declares_object = Facts::of(schema).declares("object");
+    let declares_object = declares_type(schema, "object");
     let has_properties = properties(schema).is_some();
     let checked_edge = matches!(
         node.edge,
@@ -78,7 +78,7 @@ impl Rule for AdditionalPropertiesOpen {
                 if !is_checked_object(node) {
                     return;
                 }
-                let name = object_name(node);
+                let name = node.object_name();
                 let what = if properties(node.schema).is_some_and(|p| !p.is_empty()) {
                     "properties it does not declare"
                 } else {

@@ -1,6 +1,7 @@
-use super::walk::{join_names, object_name, properties, required, resolved, walk};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::message::join;
+use crate::rules::schema::{properties, required, resolved, walk};
 use toolpact::schema::child_pointer;
 
 declare_rule! {
@@ -64,7 +65,7 @@ impl Rule for AllRequiredWithDefaults {
                     return;
                 };
                 let required = required(node.schema);
-                if props.is_empty() || !props.keys().all(|k| required.contains(&k.as_str())) {
+                if props.is_empty() || !props.keys().all(|k| required.contains(k)) {
                     return;
                 }
                 let defaulted: Vec<String> = props
@@ -88,12 +89,12 @@ impl Rule for AllRequiredWithDefaults {
                     pointer: child_pointer(node.pointer, "required"),
                     message: format!(
                         "every property of {} is required, yet {} {declare}; the model must invent a value instead of leaving {them} out",
-                        object_name(node),
-                        join_names(&defaulted)
+                        node.object_name(),
+                        join(&defaulted)
                     ),
                     help: format!(
                         "remove {} from `required` so that the default applies (for OpenAI strict mode, make {them} nullable and apply the default on `null`)",
-                        join_names(&defaulted)
+                        join(&defaulted)
                     ),
                 });
             });

@@ -1,7 +1,7 @@
-use super::walk::{Facts, properties, resolved, walk};
-use super::words::{identifier_words, mentions_any};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{Facts, properties, resolved, walk};
+use crate::rules::words::{identifier_words, mentions_any};
 use serde_json::Value;
 use toolpact::schema::child_pointer;
 

@@ -1,7 +1,7 @@
-use super::walk::{field, properties, property_counts, resolved};
-use super::words::identifier_words;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::rules::schema::{field, properties, property_counts, resolved};
+use crate::rules::words::identifier_words;
 use serde_json::Value;
 use toolpact::schema::child_pointer;
 

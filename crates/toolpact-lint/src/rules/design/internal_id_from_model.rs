@@ -1,7 +1,8 @@
-use super::walk::{Facts, properties, resolved, walk};
-use super::words::{Effect, effect_of_name, identifier_words, mentions_any, normal_word};
+use super::verbs::{Effect, effect_of_name};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{Facts, properties, resolved, walk};
+use crate::rules::words::{identifier_words, mentions_any, normal_word};
 use serde_json::Value;
 use std::collections::HashSet;
 use toolpact::Tool;

@@ -14,8 +14,7 @@ pub mod too_many_optional;
 pub mod vague_tool_name;
 
 mod hints;
-mod walk;
-mod words;
+mod verbs;
 
 use crate::rule::Rule;
 

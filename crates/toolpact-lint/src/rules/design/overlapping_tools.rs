@@ -1,6 +1,6 @@
-use super::words::{STOPWORDS, identifier_words, normal_word};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::rules::words::{COMPARISON_STOP_WORDS, for_each_identifier_word, normal_word};
 use toolpact::Tool;
 
 declare_rule! {
@@ -75,15 +75,14 @@ fn word_set(tool: &Tool) -> Vec<u64> {
     let mut push = |word: &str| {
         // Stopwords are short: a length test spares most words the search.
         if word.chars().nth(1).is_none()
-            || (word.len() <= STOPWORD_MAX_LEN && STOPWORDS.binary_search(&word).is_ok())
+            || (word.len() <= STOPWORD_MAX_LEN
+                && COMPARISON_STOP_WORDS.binary_search(&word).is_ok())
         {
             return;
         }
         set.push(hash_word(normal_word(word)));
     };
-    for word in identifier_words(&tool.name) {
-        push(&word);
-    }
+    for_each_identifier_word(&tool.name, &mut push);
     if let Some(description) = &tool.description {
         let mut lower = String::new();
         for raw in description.split(|c: char| !c.is_alphanumeric()) {
@@ -339,15 +338,19 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::cast_possible_truncation)]
 
     use super::{jaccard, overlaps, word_set};
-    use crate::rules::design::words::STOPWORDS;
+    use crate::rules::words::COMPARISON_STOP_WORDS;
     use std::collections::HashSet;
     use std::time::Instant;
     use toolpact::Tool;
 
     #[test]
     fn stopwords_are_sorted_for_binary_search() {
-        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
-        assert!(STOPWORDS.iter().all(|w| w.len() <= super::STOPWORD_MAX_LEN));
+        assert!(COMPARISON_STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(
+            COMPARISON_STOP_WORDS
+                .iter()
+                .all(|w| w.len() <= super::STOPWORD_MAX_LEN)
+        );
     }
 
     #[test]

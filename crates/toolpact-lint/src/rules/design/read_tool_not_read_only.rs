@@ -1,5 +1,5 @@
 use super::hints::Hint;
-use super::words::{Effect, effect_of_name};
+use super::verbs::{Effect, effect_of_name};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
 

@@ -1,6 +1,6 @@
-use super::walk::{object_name, property_counts, walk};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::rules::schema::{property_counts, walk};
 use toolpact::schema::child_pointer;
 
 declare_rule! {
@@ -68,7 +68,7 @@ impl Rule for TooManyOptional {
                     (0, _) => "required but nullable".to_owned(),
                     (o, n) => format!("optional ({o}) or nullable ({n})"),
                 };
-                let whose = object_name(node);
+                let whose = node.object_name();
                 out.push(Violation {
                     tool: Some(i),
                     pointer: child_pointer(node.pointer, "properties"),

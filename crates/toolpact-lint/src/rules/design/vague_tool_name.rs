@@ -1,6 +1,6 @@
-use super::words::identifier_words;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::words::identifier_words;
 
 declare_rule! {
     /// ## What it does

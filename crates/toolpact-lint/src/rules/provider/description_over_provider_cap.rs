@@ -1,8 +1,10 @@
 //! TP305: tool descriptions longer than a configured target takes or shows.
 
-use super::lowered::{ByTarget, sent, thousands};
+use super::lowered::ByTarget;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::exported::sent;
+use crate::rules::message::thousands;
 use toolpact::Target;
 
 /// The longest description OpenAI Chat Completions has been seen to accept

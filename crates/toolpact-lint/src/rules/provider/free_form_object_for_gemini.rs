@@ -1,11 +1,12 @@
 //! TP309: objects that reach Gemini `parameters` with no properties (free-form maps).
 
-use super::lowered::{ByTarget, for_each_child, locate, sent};
+use super::lowered::{ByTarget, locate};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::exported::sent;
+use crate::rules::schema::walk;
 use serde_json::Value;
 use toolpact::Target;
-use toolpact::schema::MAX_DEPTH;
 
 declare_rule! {
     /// ## What it does
@@ -65,9 +66,7 @@ impl Rule for FreeFormObjectForGemini {
                 let Some(parameters) = tool.input_schema() else {
                     continue;
                 };
-                let mut empty = Vec::new();
-                empty_objects(parameters, String::new(), 0, &mut empty);
-                for pointer in empty {
+                for pointer in empty_objects(parameters) {
                     found.add((tool.index, locate(tool.tool, &pointer)), export.target);
                 }
             }
@@ -87,24 +86,23 @@ impl Rule for FreeFormObjectForGemini {
 
 /// The pointers of nested object schemas without properties. The root is skipped: a tool
 /// without parameters is sent with no `parameters` at all.
-fn empty_objects(node: &Value, pointer: String, depth: usize, out: &mut Vec<String>) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let is_object = node
-        .get("type")
-        .and_then(Value::as_str)
-        .is_some_and(|t| t.eq_ignore_ascii_case("object"));
-    let has_properties = node
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|p| !p.is_empty());
-    if depth > 0 && is_object && !has_properties {
-        out.push(pointer.clone());
-    }
-    let mut children = Vec::new();
-    for_each_child(node, &pointer, &mut |child, p| children.push((child, p)));
-    for (child, p) in children {
-        empty_objects(child, p, depth + 1, out);
-    }
+fn empty_objects(parameters: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    walk(parameters, "", &mut |node| {
+        // Gemini's `Schema` writes its types in capitals (`OBJECT`).
+        let is_object = node
+            .schema
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.eq_ignore_ascii_case("object"));
+        let has_properties = node
+            .schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty());
+        if node.depth > 0 && is_object && !has_properties {
+            out.push(node.pointer.to_owned());
+        }
+    });
+    out
 }

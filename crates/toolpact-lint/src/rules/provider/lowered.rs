@@ -1,111 +1,13 @@
-//! What the provider rules read from an export: each tool as the target received it, matched
-//! to its place in the catalog; the subschemas of a lowered schema; pointers from a lowered
-//! schema back into the tool as written; and findings that several targets share.
-//!
-//! The rules never lower anything themselves: they read [`crate::context::Context::exports`],
-//! which holds what `toolpact convert` would send, so a finding and the converted payload
-//! cannot disagree.
+//! What the provider rules make of an export beyond the tools it sent
+//! ([`crate::rules::exported`]): pointers from a lowered schema back into the tool as
+//! written, and findings that several targets share.
 
-use crate::context::{Context, TargetExport};
+use crate::rules::message::join;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::Hash;
 use toolpact::schema::{MAX_DEPTH, child_pointer, resolve_local_ref};
 use toolpact::{Target, Tool};
-
-/// One tool as a target received it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Sent<'a> {
-    /// The tool's position in the catalog.
-    pub index: usize,
-    /// The tool as written.
-    pub tool: &'a Tool,
-    /// The name the target saw (rewritten when the target's naming rule required it).
-    pub name: &'a str,
-    /// The target's payload item for the tool.
-    item: &'a Value,
-    target: Target,
-}
-
-impl<'a> Sent<'a> {
-    /// A field of the function definition (`function.<key>` for OpenAI Chat).
-    fn field(&self, key: &str) -> Option<&'a Value> {
-        field(self.target, self.item, key)
-    }
-
-    /// The description the target received.
-    pub fn description(&self) -> Option<&'a str> {
-        self.field("description").and_then(Value::as_str)
-    }
-
-    /// The input schema the target received (`parameters`, `input_schema`, …), as lowered.
-    pub fn input_schema(&self) -> Option<&'a Value> {
-        self.field(match self.target {
-            Target::Mcp => "inputSchema",
-            Target::OpenAiResponses | Target::OpenAiChat | Target::Gemini => "parameters",
-            Target::Anthropic => "input_schema",
-            Target::GeminiJson => "parametersJsonSchema",
-        })
-    }
-}
-
-fn field<'a>(target: Target, item: &'a Value, key: &str) -> Option<&'a Value> {
-    match target {
-        Target::OpenAiChat => item.get("function")?.get(key),
-        _ => item.get(key),
-    }
-}
-
-/// The tool definitions of a payload, whatever the envelope around them.
-fn payload_items(target: Target, payload: &Value) -> &[Value] {
-    let list = match target {
-        Target::Mcp => payload.get("tools"),
-        Target::OpenAiResponses | Target::OpenAiChat | Target::Anthropic => Some(payload),
-        Target::Gemini | Target::GeminiJson => payload
-            .get(0)
-            .and_then(|tool| tool.get("functionDeclarations")),
-    };
-    list.and_then(Value::as_array).map_or(&[], Vec::as_slice)
-}
-
-/// The tools an export sent, in catalog order. The export keeps every tool it does not leave
-/// out, in order, so the payload lines up with the catalog once the left-out tools are
-/// skipped; the name map confirms each pair, and an item that does not match is skipped
-/// rather than reported against the wrong tool.
-pub(crate) fn sent<'c>(cx: &'c Context<'_>, export: &TargetExport<'c>) -> Vec<Sent<'c>> {
-    let left_out: HashSet<usize> = export
-        .export
-        .report
-        .left_out
-        .iter()
-        .map(|u| u.index)
-        .collect();
-    let items = payload_items(export.target, &export.export.payload);
-    cx.tools()
-        .filter(|(index, _)| !left_out.contains(index))
-        .zip(items)
-        .filter_map(|((index, tool), item)| {
-            let name = field(export.target, item, "name")?.as_str()?;
-            (export.export.names.original(name) == Some(tool.name.as_str())).then_some(Sent {
-                index,
-                tool,
-                name,
-                item,
-                target: export.target,
-            })
-        })
-        .collect()
-}
-
-/// Calls `f` with each direct subschema of `node` and its pointer (`pointer` is the node's):
-/// the library's own walk, so that the linter and the lowering agree on what a subschema is.
-pub(crate) fn for_each_child<'v>(
-    node: &'v Value,
-    pointer: &str,
-    f: &mut dyn FnMut(&'v Value, String),
-) {
-    toolpact::schema::for_each_subschema(node, pointer, f);
-}
 
 /// Maps a pointer into a lowered input schema (relative to its root, `""` for the root) to a
 /// pointer into the tool as written (`/inputSchema/…`), so that the finding lands on the
@@ -226,28 +128,6 @@ impl<K: Hash + Eq + Clone> ByTarget<K> {
     }
 }
 
-/// `a`, `a and b`, `a, b and c`.
-pub(crate) fn join(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// `120000` → `120,000`, for limits people read.
-pub(crate) fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,16 +170,5 @@ mod tests {
             "/inputSchema/properties"
         );
         assert_eq!(locate(&t, ""), "/inputSchema");
-    }
-
-    #[test]
-    fn numbers_and_lists_read_well() {
-        assert_eq!(thousands(120_000), "120,000");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        let l = |v: &[&str]| join(&v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
-        assert_eq!(l(&["a"]), "a");
-        assert_eq!(l(&["a", "b"]), "a and b");
-        assert_eq!(l(&["a", "b", "c"]), "a, b and c");
     }
 }

@@ -1,8 +1,10 @@
 //! TP307: more tools up front than OpenAI advises.
 
-use super::lowered::{ByTarget, sent, thousands};
+use super::lowered::ByTarget;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::rules::exported::sent;
+use crate::rules::message::thousands;
 use toolpact::Target;
 
 declare_rule! {

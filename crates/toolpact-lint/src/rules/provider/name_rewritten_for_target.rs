@@ -1,8 +1,9 @@
 //! TP304: tool names a target receives rewritten, and names older Claude clients refuse.
 
-use super::lowered::{ByTarget, sent};
+use super::lowered::ByTarget;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::exported::sent;
 use toolpact::Target;
 use toolpact::name::ANTHROPIC_LEGACY;
 

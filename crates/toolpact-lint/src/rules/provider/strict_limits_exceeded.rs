@@ -1,9 +1,12 @@
 //! TP308: strict-mode schemas over the complexity limits OpenAI and Anthropic document,
 //! counted on the schemas the strict exports send.
 
-use super::lowered::{ByTarget, Sent, for_each_child, join, locate, sent, thousands};
+use super::lowered::{ByTarget, locate};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::exported::{Sent, sent};
+use crate::rules::message::{join, thousands};
+use crate::rules::schema::{Flow, field, for_each_child, properties, required, walk_pruned};
 use serde_json::Value;
 use toolpact::Target;
 use toolpact::schema::{MAX_DEPTH, resolve_local_ref};
@@ -210,37 +213,30 @@ struct AnthropicCounts {
 fn anthropic_counts(schema: &Value) -> AnthropicCounts {
     let mut counts = AnthropicCounts::default();
     let mut budget = BUDGET;
-    each_node(schema, 0, &mut budget, &mut |node| {
-        if let Some(props) = node.get("properties").and_then(Value::as_object) {
-            let required = node.get("required").and_then(Value::as_array);
-            counts.optional += props
-                .keys()
-                .filter(|name| {
-                    !required.is_some_and(|r| r.iter().any(|v| v.as_str() == Some(name)))
-                })
-                .count();
+    walk_pruned(schema, "", &mut |node| {
+        if !spend(&mut budget) {
+            return Flow::Skip;
         }
-        if node.get("anyOf").is_some_and(Value::is_array)
-            || node.get("type").is_some_and(Value::is_array)
+        let node = node.schema;
+        if let Some(props) = properties(node) {
+            let required = required(node);
+            counts.optional += props.keys().filter(|name| !required.contains(name)).count();
+        }
+        if field(node, "anyOf").is_some_and(Value::is_array)
+            || field(node, "type").is_some_and(Value::is_array)
         {
             counts.unions += 1;
         }
+        Flow::Descend
     });
     counts
 }
 
-/// Calls `f` with every schema node of `node`, `$defs` included, each once as written.
-fn each_node<'v>(node: &'v Value, depth: usize, budget: &mut usize, f: &mut dyn FnMut(&'v Value)) {
-    if depth > MAX_DEPTH || *budget == 0 {
-        return;
-    }
-    *budget -= 1;
-    f(node);
-    let mut children = Vec::new();
-    for_each_child(node, "", &mut |child, _| children.push(child));
-    for child in children {
-        each_node(child, depth + 1, budget, f);
-    }
+/// Takes one visit from `budget`; `false` once it is spent.
+fn spend(budget: &mut usize) -> bool {
+    let left = *budget > 0;
+    *budget = budget.saturating_sub(1);
+    left
 }
 
 /// One OpenAI strict limit crossed.
@@ -308,43 +304,41 @@ fn openai_findings(schema: &Value) -> Vec<(String, OpenAiFinding)> {
     let mut characters = 0;
     let mut large = Vec::new();
     let mut budget = BUDGET;
-    each_pointed_node(
-        schema,
-        String::new(),
-        0,
-        &mut budget,
-        &mut |node, pointer| {
-            if let Some(props) = node.get("properties").and_then(Value::as_object) {
-                properties += props.len();
-                characters += props.keys().map(|k| k.chars().count()).sum::<usize>();
+    walk_pruned(schema, "", &mut |node| {
+        if !spend(&mut budget) {
+            return Flow::Skip;
+        }
+        let (node, pointer) = (node.schema, node.pointer);
+        if let Some(props) = node.get("properties").and_then(Value::as_object) {
+            properties += props.len();
+            characters += props.keys().map(|k| k.chars().count()).sum::<usize>();
+        }
+        for key in ["$defs", "definitions"] {
+            if let Some(defs) = node.get(key).and_then(Value::as_object) {
+                characters += defs.keys().map(|k| k.chars().count()).sum::<usize>();
             }
-            for key in ["$defs", "definitions"] {
-                if let Some(defs) = node.get(key).and_then(Value::as_object) {
-                    characters += defs.keys().map(|k| k.chars().count()).sum::<usize>();
-                }
+        }
+        if let Some(values) = node.get("enum").and_then(Value::as_array) {
+            enum_values += values.len();
+            let lengths = values.iter().map(value_chars);
+            characters += lengths.sum::<usize>();
+            let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+            let string_chars = strings.iter().map(|s| s.chars().count()).sum::<usize>();
+            if strings.len() > OPENAI_LARGE_ENUM && string_chars > OPENAI_LARGE_ENUM_CHARACTERS {
+                large.push((
+                    format!("{pointer}/enum"),
+                    OpenAiFinding::LargeEnum {
+                        values: strings.len(),
+                        characters: string_chars,
+                    },
+                ));
             }
-            if let Some(values) = node.get("enum").and_then(Value::as_array) {
-                enum_values += values.len();
-                let lengths = values.iter().map(value_chars);
-                characters += lengths.sum::<usize>();
-                let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
-                let string_chars = strings.iter().map(|s| s.chars().count()).sum::<usize>();
-                if strings.len() > OPENAI_LARGE_ENUM && string_chars > OPENAI_LARGE_ENUM_CHARACTERS
-                {
-                    large.push((
-                        format!("{pointer}/enum"),
-                        OpenAiFinding::LargeEnum {
-                            values: strings.len(),
-                            characters: string_chars,
-                        },
-                    ));
-                }
-            }
-            if let Some(value) = node.get("const") {
-                characters += value_chars(value);
-            }
-        },
-    );
+        }
+        if let Some(value) = node.get("const") {
+            characters += value_chars(value);
+        }
+        Flow::Descend
+    });
     let mut found = Vec::new();
     if properties > OPENAI_PROPERTIES {
         found.push((String::new(), OpenAiFinding::Properties(properties)));
@@ -370,26 +364,6 @@ fn value_chars(value: &Value) -> usize {
     }
 }
 
-/// Like [`each_node`], with each node's pointer.
-fn each_pointed_node<'v>(
-    node: &'v Value,
-    pointer: String,
-    depth: usize,
-    budget: &mut usize,
-    f: &mut dyn FnMut(&'v Value, &str),
-) {
-    if depth > MAX_DEPTH || *budget == 0 {
-        return;
-    }
-    *budget -= 1;
-    f(node, &pointer);
-    let mut children = Vec::new();
-    for_each_child(node, &pointer, &mut |child, p| children.push((child, p)));
-    for (child, p) in children {
-        each_pointed_node(child, p, depth + 1, budget, f);
-    }
-}
-
 /// Whether a schema describes an object, for counting levels.
 fn is_object(node: &Value) -> bool {
     match node.get("type") {
@@ -411,11 +385,10 @@ fn too_deep(root: &Value) -> Option<(String, usize)> {
         first: Option<String>,
     }
     impl<'v> Walk<'v> {
-        fn node(&mut self, node: &'v Value, pointer: String, level: usize, depth: usize) {
-            if depth > MAX_DEPTH || self.budget == 0 {
+        fn node(&mut self, node: &'v Value, pointer: &mut String, level: usize, depth: usize) {
+            if depth > MAX_DEPTH || !spend(&mut self.budget) {
                 return;
             }
-            self.budget -= 1;
             let level = level + usize::from(is_object(node));
             self.deepest = self.deepest.max(level);
             if level > OPENAI_LEVELS && self.first.is_none() {
@@ -429,19 +402,16 @@ fn too_deep(root: &Value) -> Option<(String, usize)> {
                     && let Some(target) = resolve_local_ref(self.root, reference)
                 {
                     self.refs.push(reference);
-                    self.node(target, fragment.to_owned(), level, depth + 1);
+                    self.node(target, &mut fragment.to_owned(), level, depth + 1);
                     self.refs.pop();
                 }
             }
-            let mut children = Vec::new();
-            for_each_child(node, &pointer, &mut |child, p| children.push((child, p)));
-            for (child, p) in children {
-                let within = p.strip_prefix(pointer.as_str()).unwrap_or_default();
-                if within.starts_with("/$defs/") || within.starts_with("/definitions/") {
-                    continue;
+            for_each_child(node, pointer, |child, pointer| {
+                // Definitions are entered through the `$ref`s that use them.
+                if !matches!(child.keyword, "$defs" | "definitions") {
+                    self.node(child.schema, pointer, level, depth + 1);
                 }
-                self.node(child, p, level, depth + 1);
-            }
+            });
         }
     }
     let mut walk = Walk {
@@ -451,7 +421,7 @@ fn too_deep(root: &Value) -> Option<(String, usize)> {
         deepest: 0,
         first: None,
     };
-    walk.node(root, String::new(), 0, 0);
+    walk.node(root, &mut String::new(), 0, 0);
     walk.first.map(|pointer| (pointer, walk.deepest))
 }
 

@@ -1,8 +1,10 @@
 //! TP306: more tools in one request than a configured target accepts.
 
-use super::lowered::{ByTarget, sent, thousands};
+use super::lowered::ByTarget;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::exported::sent;
+use crate::rules::message::thousands;
 use toolpact::Target;
 
 /// Tools OpenAI Chat Completions accepts in one request (provider-rules §2.3).

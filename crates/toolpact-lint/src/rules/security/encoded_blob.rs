@@ -1,6 +1,7 @@
-use super::text::{excerpt, texts};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::rules::message::excerpt;
+use crate::rules::texts::tool_texts;
 
 declare_rule! {
     /// ## What it does
@@ -248,7 +249,7 @@ impl Rule for EncodedBlob {
             .unwrap_or(usize::MAX)
             .max(8);
         for (i, tool) in cx.tools() {
-            for text in texts(tool) {
+            for text in tool_texts(tool) {
                 let found = blobs(text.text, min);
                 let Some((_, first)) = found.first() else {
                     continue;
@@ -309,7 +310,7 @@ mod tests {
 
     #[test]
     fn survives_tricky_texts() {
-        for text in crate::rules::security::text::tests::TRICKY {
+        for text in crate::rules::phrases::tests::TRICKY {
             let _ = blobs(text, 8);
         }
     }

@@ -1,7 +1,8 @@
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{Flow, walk_members};
 use serde_json::Value;
-use toolpact::schema::child_pointer;
+use toolpact::schema::MAX_DEPTH;
 
 declare_rule! {
     /// ## What it does
@@ -86,37 +87,23 @@ fn describe(text: &str) -> Option<String> {
     Some(message)
 }
 
-fn walk(value: &Value, pointer: &str, found: &mut Vec<(String, String)>, depth: usize) {
-    if depth > toolpact::schema::MAX_DEPTH {
-        return;
-    }
-    match value {
-        Value::String(s) => {
-            if let Some(d) = describe(s) {
-                found.push((pointer.to_owned(), d));
-            }
+/// Every key and string of `value` (the whole tool) that holds hidden characters, with its
+/// pointer and what it holds.
+fn hidden_texts(value: &Value) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    walk_members(value, "", &mut |member| {
+        if let Some(d) = member.key.and_then(describe) {
+            found.push((member.pointer.to_owned(), format!("the key: {d}")));
         }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                walk(
-                    item,
-                    &child_pointer(pointer, &i.to_string()),
-                    found,
-                    depth + 1,
-                );
-            }
+        if let Value::String(s) = member.value
+            && member.depth <= MAX_DEPTH
+            && let Some(d) = describe(s)
+        {
+            found.push((member.pointer.to_owned(), d));
         }
-        Value::Object(map) => {
-            for (key, item) in map {
-                let p = child_pointer(pointer, key);
-                if let Some(d) = describe(key) {
-                    found.push((p.clone(), format!("the key: {d}")));
-                }
-                walk(item, &p, found, depth + 1);
-            }
-        }
-        _ => {}
-    }
+        Flow::Descend
+    });
+    found
 }
 
 impl Rule for HiddenCharacters {
@@ -129,9 +116,7 @@ impl Rule for HiddenCharacters {
             let Ok(value) = serde_json::to_value(tool) else {
                 continue;
             };
-            let mut found = Vec::new();
-            walk(&value, "", &mut found, 0);
-            for (pointer, description) in found {
+            for (pointer, description) in hidden_texts(&value) {
                 out.push(Violation {
                     tool: Some(i),
                     pointer,

@@ -1,6 +1,8 @@
-use super::text::{PhraseSet, Text, Word, identifier_words, texts, words};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::phrases::{PhraseSet, Word, words};
+use crate::rules::texts::{Text, tool_texts};
+use crate::rules::words::identifier_words_keeping_digits;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -99,7 +101,7 @@ impl Kind {
     }
 }
 
-/// The phrases, in the pattern language of [`super::text::Phrase`].
+/// The phrases, in the pattern language of [`crate::rules::phrases::Phrase`].
 const PHRASES: &[(&str, Kind)] = &[
     (
         "ignore|disregard|forget all|any|the|your| previous|prior|above|earlier|preceding|former|original|existing|other instructions|instruction|prompts|prompt|directions|guidance|rules|messages|context",
@@ -224,9 +226,9 @@ fn is_conditional(words: &[Word], at: usize) -> bool {
 
 /// Whether the text is about prompts: a prompt-management tool may speak of system prompts.
 fn is_about_prompts(tool_name: &str, text: &Text<'_>) -> bool {
-    identifier_words(tool_name)
+    identifier_words_keeping_digits(tool_name)
         .iter()
-        .chain(identifier_words(&text.pointer).iter())
+        .chain(identifier_words_keeping_digits(&text.pointer).iter())
         .any(|w| w.starts_with("prompt") || w.starts_with("instruction"))
 }
 
@@ -274,7 +276,7 @@ impl Rule for InstructionsToModel {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let names: HashSet<String> = cx.tools().map(|(_, t)| t.name.to_lowercase()).collect();
         for (i, tool) in cx.tools() {
-            for text in texts(tool) {
+            for text in tool_texts(tool) {
                 let found = findings(&text, &tool.name, &names);
                 let Some(&(_, first)) = found.first() else {
                     continue;
@@ -359,7 +361,7 @@ mod tests {
 
     #[test]
     fn survives_tricky_texts() {
-        for text in crate::rules::security::text::tests::TRICKY {
+        for text in crate::rules::phrases::tests::TRICKY {
             let _ = found(text);
         }
     }

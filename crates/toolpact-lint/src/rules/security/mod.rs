@@ -6,8 +6,6 @@ pub mod instructions_to_model;
 pub mod secrets_and_sensitive_paths;
 pub mod shadowing_other_tools;
 
-mod text;
-
 use crate::rule::Rule;
 
 /// The rules of this category.

@@ -1,6 +1,9 @@
-use super::text::{PhraseSet, Word, identifier_words, property_names, texts, words};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::phrases::{PhraseSet, Word, words};
+use crate::rules::schema::{properties, walk};
+use crate::rules::texts::tool_texts;
+use crate::rules::words::identifier_words_keeping_digits;
 use std::sync::LazyLock;
 use toolpact::Tool;
 
@@ -273,7 +276,7 @@ const PATHS: &[(&str, Topic)] = &[
     ("wallet.dat", Topic::PrivateKey),
 ];
 
-/// Words and phrases, in the pattern language of [`super::text::Phrase`].
+/// Words and phrases, in the pattern language of [`crate::rules::phrases::Phrase`].
 const PHRASES: &[(&str, Topic)] = &[
     (
         "password|passwords|passphrase|passphrases|passcode|passcodes|passwd",
@@ -570,9 +573,11 @@ fn mentions(text: &str) -> Vec<(String, Topic)> {
     out
 }
 
-/// The words of what the tool is for: its name, titles and parameter names.
+/// The words of what the tool is for: its name, titles and parameter names (at any depth of
+/// the input schema). Digits stay with their letters, so that `k8s` or `s3` keep their
+/// meaning.
 fn purpose(tool: &Tool) -> Vec<String> {
-    let mut out = identifier_words(&tool.name);
+    let mut out = identifier_words_keeping_digits(&tool.name);
     for title in [
         tool.title.as_deref(),
         tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
@@ -580,11 +585,13 @@ fn purpose(tool: &Tool) -> Vec<String> {
     .into_iter()
     .flatten()
     {
-        out.extend(identifier_words(title));
+        out.extend(identifier_words_keeping_digits(title));
     }
-    for name in property_names(tool) {
-        out.extend(identifier_words(name));
-    }
+    walk(&tool.input_schema, "", &mut |node| {
+        for name in properties(node.schema).into_iter().flat_map(|p| p.keys()) {
+            out.extend(identifier_words_keeping_digits(name));
+        }
+    });
     out
 }
 
@@ -606,7 +613,7 @@ impl Rule for SecretsAndSensitivePaths {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         for (i, tool) in cx.tools() {
             let mut purpose_words: Option<Vec<String>> = None;
-            for text in texts(tool) {
+            for text in tool_texts(tool) {
                 let found = mentions(text.text);
                 if found.is_empty() {
                     continue;
@@ -688,18 +695,20 @@ mod tests {
 
     #[test]
     fn a_tool_about_the_secret_may_mention_it() {
-        let login: Vec<String> = identifier_words("login_user");
+        let login: Vec<String> = identifier_words_keeping_digits("login_user");
         assert!(is_related(Topic::Password, &login));
-        let keys = identifier_words("rotateApiKey");
+        let keys = identifier_words_keeping_digits("rotateApiKey");
         assert!(is_related(Topic::Token, &keys));
-        let forecast = identifier_words("get_forecast");
+        let k8s = identifier_words_keeping_digits("k8s_deploy");
+        assert!(is_related(Topic::CloudCredentials, &k8s));
+        let forecast = identifier_words_keeping_digits("get_forecast");
         assert!(!is_related(Topic::Token, &forecast));
         assert!(!is_related(Topic::Ssh, &forecast));
     }
 
     #[test]
     fn survives_tricky_texts() {
-        for text in crate::rules::security::text::tests::TRICKY {
+        for text in crate::rules::phrases::tests::TRICKY {
             let _ = mentions(text);
         }
     }

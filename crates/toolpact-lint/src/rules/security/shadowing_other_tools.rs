@@ -1,6 +1,7 @@
-use super::text::{PhraseSet, texts, words};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::phrases::{PhraseSet, words};
+use crate::rules::texts::tool_texts;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -125,7 +126,7 @@ impl Rule for ShadowingOtherTools {
         for (i, tool) in cx.tools() {
             let own = tool.name.to_lowercase();
             let is_other = |w: &str| w != own && names.contains(w);
-            for text in texts(tool) {
+            for text in tool_texts(tool) {
                 let words = words(text.text);
                 let found = SET.find_all(&words, &is_other);
                 if found.is_empty() {

@@ -1,11 +1,10 @@
-use super::thousands;
 use super::tokens::TokenCounter;
 use crate::context::{Context, TargetExport};
 use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::rules::exported::items_by_position;
+use crate::rules::message::thousands;
 use serde_json::Value;
-use std::collections::HashSet;
 use std::ops::Range;
-use toolpact::Target;
 
 declare_rule! {
     /// ## What it does
@@ -55,19 +54,6 @@ declare_rule! {
 /// How many of the most expensive tools the catalog finding names.
 const TOP: usize = 3;
 
-/// The tools an export carries, in catalog order.
-fn exported_items<'c>(export: &TargetExport<'c>) -> &'c [Value] {
-    let payload = &export.export.payload;
-    let items = match export.target {
-        Target::Mcp => payload.get("tools"),
-        Target::Gemini | Target::GeminiJson => payload
-            .get(0)
-            .and_then(|tool| tool.get("functionDeclarations")),
-        Target::OpenAiResponses | Target::OpenAiChat | Target::Anthropic => Some(payload),
-    };
-    items.and_then(Value::as_array).map_or(&[], Vec::as_slice)
-}
-
 /// Tokens per tool (by catalog position) for one way of sending the catalog.
 struct Costs {
     label: String,
@@ -78,17 +64,11 @@ struct Costs {
 
 /// An export's items by catalog position: `None` where the target left the tool out.
 fn items_by_tool<'c>(export: &TargetExport<'c>, tools: usize) -> Vec<Option<&'c Value>> {
-    let left_out: HashSet<usize> = export
-        .export
-        .report
-        .left_out
-        .iter()
-        .map(|u| u.index)
-        .collect();
     let mut by_tool = vec![None; tools];
-    let positions = (0..tools).filter(|i| !left_out.contains(i));
-    for (index, item) in positions.zip(exported_items(export)) {
-        by_tool[index] = Some(item);
+    for (index, item) in items_by_position(export, tools) {
+        if let Some(slot) = by_tool.get_mut(index) {
+            *slot = Some(item);
+        }
     }
     by_tool
 }

@@ -1,6 +1,6 @@
-use super::thousands;
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::rules::message::thousands;
 use serde_json::Value;
 use toolpact::schema::child_pointer;
 

@@ -1,6 +1,6 @@
-use super::subschemas::{has_type, tool_schemas, walk};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{declares_type, tool_schemas, walk};
 use serde_json::Value;
 use toolpact::schema::resolve_local_ref;
 
@@ -83,9 +83,10 @@ impl Rule for ArrayWithoutItems {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         for (i, tool) in cx.tools() {
             for (schema, base) in tool_schemas(tool) {
-                walk(schema, base, &mut |node, pointer| {
-                    if !has_type(node, "array")
-                        || describes_items(schema, node, &mut { MAX_VISITS })
+                walk(schema, base, &mut |node| {
+                    let pointer = node.pointer;
+                    if !declares_type(node.schema, "array")
+                        || describes_items(schema, node.schema, &mut { MAX_VISITS })
                     {
                         return;
                     }

@@ -13,8 +13,6 @@ pub mod output_template_not_ui_uri;
 pub mod required_names_missing_property;
 pub mod schema_does_not_compile;
 
-mod subschemas;
-
 use crate::rule::Rule;
 
 /// The rules of this category.

@@ -1,6 +1,6 @@
-use super::subschemas::{SAME_INSTANCE, children, tool_schemas};
 use crate::context::Context;
 use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::schema::{for_each_child, tool_schemas};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use toolpact::schema::{MAX_DEPTH, child_pointer, resolve_local_ref};
@@ -50,6 +50,19 @@ declare_rule! {
         options: [],
     }
 }
+
+/// The keywords that apply their subschemas to the same instance as the parent, so that
+/// what the parent declares also holds inside them.
+const SAME_INSTANCE: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+];
 
 /// How deep to follow branches and `$ref`s when collecting declared names.
 const MAX_HOPS: usize = 8;
@@ -183,7 +196,7 @@ impl<'v> Walk<'v, '_> {
     fn node(
         &mut self,
         node: &'v Value,
-        pointer: &str,
+        pointer: &mut String,
         inherited: &BTreeSet<&'v str>,
         negated: bool,
         depth: usize,
@@ -201,13 +214,13 @@ impl<'v> Walk<'v, '_> {
         if known && !negated && !accepts_other_names(node) {
             self.required(node, pointer, &names);
         }
-        for child in children(node, pointer) {
+        let empty = BTreeSet::new();
+        for_each_child(node, pointer, |child, pointer| {
             let same_instance = SAME_INSTANCE.contains(&child.keyword);
-            let empty = BTreeSet::new();
             let inherited = if same_instance { &names } else { &empty };
             let negated = (negated && same_instance) || child.keyword == "not";
-            self.node(child.value, &child.pointer, inherited, negated, depth + 1);
-        }
+            self.node(child.schema, pointer, inherited, negated, depth + 1);
+        });
     }
 
     fn required(&mut self, node: &Value, pointer: &str, names: &BTreeSet<&'v str>) {
@@ -265,7 +278,7 @@ impl Rule for RequiredNamesMissingProperty {
                     tool: i,
                     out,
                 };
-                walk.node(schema, base, &BTreeSet::new(), false, 0);
+                walk.node(schema, &mut base.to_owned(), &BTreeSet::new(), false, 0);
             }
         }
     }

@@ -1,49 +1,7 @@
-//! Words of identifiers (`getUserId` → get, user, id) and the verbs that say what a tool
-//! does to the world, shared by the design rules that read names.
+//! The verbs that say what a tool does to the world, and what a tool's name says it does,
+//! for the design rules that hold a name against the tool's hints and arguments.
 
-/// Splits an identifier into lowercase words at `_`, `-`, `.`, spaces and other punctuation,
-/// at lower-to-upper case changes, between letters and digits, and before the last capital of
-/// an acronym: `getUserId` → get, user, id; `HTTPServer` → http, server; `tool1` → tool, 1;
-/// `admin.tools.list` → admin, tools, list.
-pub(crate) fn identifier_words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut chars = name.chars().peekable();
-    let mut prev: Option<char> = None;
-    while let Some(c) = chars.next() {
-        if !c.is_alphanumeric() {
-            flush(&mut word, &mut words);
-            prev = None;
-            continue;
-        }
-        if let Some(prev) = prev {
-            let next = chars.peek().copied();
-            let boundary = (prev.is_lowercase() && c.is_uppercase())
-                || (prev.is_alphabetic() && c.is_numeric())
-                || (prev.is_numeric() && c.is_alphabetic())
-                || (prev.is_uppercase()
-                    && c.is_uppercase()
-                    && next.is_some_and(char::is_lowercase));
-            if boundary {
-                flush(&mut word, &mut words);
-            }
-        }
-        if c.is_ascii() {
-            word.push(c.to_ascii_lowercase());
-        } else {
-            word.extend(c.to_lowercase());
-        }
-        prev = Some(c);
-    }
-    flush(&mut word, &mut words);
-    words
-}
-
-fn flush(word: &mut String, words: &mut Vec<String>) {
-    if !word.is_empty() {
-        words.push(std::mem::take(word));
-    }
-}
+use crate::rules::words::identifier_words;
 
 /// Verbs that change the world: a tool named with one creates, changes, sends, pays or
 /// deletes something.
@@ -225,13 +183,6 @@ const READ_NOUNS: &[&str] = &[
     "summary",
 ];
 
-/// Whether `text` holds one of `words` (lowercase ASCII) as a whole word, ignoring case: a
-/// single pass that spares most descriptions the search for longer phrases.
-pub(crate) fn mentions_any(text: &str, words: &[&str]) -> bool {
-    text.split(|c: char| !c.is_alphanumeric())
-        .any(|w| words.iter().any(|k| w.eq_ignore_ascii_case(k)))
-}
-
 /// Whether a sorted word list holds `word`.
 fn listed(list: &[&str], word: &str) -> bool {
     list.binary_search(&word).is_ok()
@@ -292,68 +243,6 @@ pub(crate) fn effect_of_name(name: &str) -> Option<(String, Effect)> {
     found
 }
 
-/// English words too common to tell two descriptions apart.
-pub(crate) const STOPWORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
-    "before", "being", "but", "by", "call", "can", "could", "do", "does", "each", "eg", "etc",
-    "for", "from", "given", "has", "have", "how", "i", "ie", "if", "in", "into", "is", "it", "its",
-    "may", "more", "must", "no", "not", "of", "on", "one", "only", "or", "other", "our", "should",
-    "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
-    "this", "those", "to", "tool", "up", "use", "used", "using", "via", "was", "we", "were",
-    "what", "when", "where", "which", "while", "who", "will", "with", "would", "you", "your",
-];
-
-/// A word in a normal form for comparing descriptions: a light English plural and `-ing`
-/// strip, then one verb for each family of synonyms (find, lookup, look, query → search).
-pub(crate) fn normal_word(word: &str) -> &str {
-    let stem = stem(word);
-    match stem {
-        "find" | "lookup" | "look" | "query" | "seek" | "locate" => "search",
-        "fetch" | "retrieve" | "obtain" | "return" | "read" => "get",
-        "remove" | "erase" | "destroy" | "purge" => "delete",
-        "modify" | "edit" | "change" => "update",
-        "display" | "view" => "show",
-        "enumerate" => "list",
-        "make" => "create",
-        other => other,
-    }
-}
-
-fn stem(word: &str) -> &str {
-    let n = word.len();
-    if !word.is_ascii() || n <= 3 {
-        return word;
-    }
-    if let Some(base) = word.strip_suffix("ies").filter(|_| n > 4) {
-        // "categories" → "categor"; both forms land on the same stem below.
-        return base;
-    }
-    if let Some(base) = word.strip_suffix("es")
-        && (base.ends_with("ch")
-            || base.ends_with("sh")
-            || base.ends_with('x')
-            || base.ends_with("ss")
-            || base.ends_with('z'))
-    {
-        return base;
-    }
-    if let Some(base) = word.strip_suffix("ing").filter(|_| n > 5) {
-        return base;
-    }
-    if word.ends_with('y') && n > 4 {
-        // "category" → "categor", to meet "categories".
-        return &word[..n - 1];
-    }
-    if word.ends_with('s')
-        && !word.ends_with("ss")
-        && !word.ends_with("us")
-        && !word.ends_with("is")
-    {
-        return &word[..n - 1];
-    }
-    word
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,28 +255,9 @@ mod tests {
             READING_VERBS,
             SEARCHING_VERBS,
             READ_NOUNS,
-            STOPWORDS,
         ] {
             assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
         }
-    }
-
-    #[test]
-    fn splits_identifiers() {
-        assert_eq!(identifier_words("getUserId"), ["get", "user", "id"]);
-        assert_eq!(identifier_words("HTTPServer"), ["http", "server"]);
-        assert_eq!(identifier_words("tool1"), ["tool", "1"]);
-        assert_eq!(
-            identifier_words("admin.tools.list"),
-            ["admin", "tools", "list"]
-        );
-        assert_eq!(
-            identifier_words("DATA_EXPORT_v2"),
-            ["data", "export", "v", "2"]
-        );
-        assert_eq!(identifier_words("sort_by"), ["sort", "by"]);
-        assert!(identifier_words("").is_empty());
-        assert!(identifier_words("__").is_empty());
     }
 
     #[test]
@@ -419,15 +289,5 @@ mod tests {
             effect("address_lookup"),
             Some(Effect::Reads { searches: true })
         );
-    }
-
-    #[test]
-    fn normalizes_words() {
-        assert_eq!(normal_word("products"), "product");
-        assert_eq!(normal_word("searches"), "search");
-        assert_eq!(normal_word("finding"), "search");
-        assert_eq!(normal_word("categories"), normal_word("category"));
-        assert_eq!(normal_word("status"), "status");
-        assert_eq!(normal_word("class"), "class");
     }
 }

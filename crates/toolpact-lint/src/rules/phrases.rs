@@ -1,176 +1,11 @@
-//! What the security rules read: the texts of a tool the model sees (descriptions and titles,
-//! at any depth of its schemas), split into words and sentences, and word-level phrase
-//! patterns to match over them.
+//! Word-level phrase patterns: a text split into words and sentences, and patterns such as
+//! `"do+not|don't|never tell the| user|users"` matched over those words.
 //!
 //! Patterns work on words rather than on raw characters so that case, punctuation, quotes
 //! and line breaks inside a phrase do not matter ("Do NOT tell the user", "don’t tell
 //! users"), while a phrase never runs across the end of a sentence.
 
-use serde_json::Value;
 use std::collections::HashMap;
-use toolpact::Tool;
-use toolpact::schema::{MAX_DEPTH, escape_token};
-
-/// One text the model reads, with its JSON pointer in the tool.
-pub(crate) struct Text<'t> {
-    /// Where it is: `/description`, `/inputSchema/properties/city/description`, …
-    pub pointer: String,
-    /// The text.
-    pub text: &'t str,
-}
-
-impl Text<'_> {
-    /// "the description", "the title", for messages.
-    pub(crate) fn what(&self) -> &'static str {
-        let is_tool_level =
-            !self.pointer.starts_with("/inputSchema") && !self.pointer.starts_with("/outputSchema");
-        match (self.pointer.ends_with("/title"), is_tool_level) {
-            (true, true) => "the tool's title",
-            (true, false) => "a title in the schema",
-            (false, true) => "the tool's description",
-            (false, false) => "a description in the schema",
-        }
-    }
-}
-
-/// Schema keywords whose values are data, not schemas: their strings are not descriptions.
-const DATA_KEYWORDS: &[&str] = &["enum", "const", "default", "examples", "example"];
-
-/// Every description and title of the tool: its own, its annotations' title, and those at
-/// any depth of its input and output schemas, in document order.
-pub(crate) fn texts(tool: &Tool) -> Vec<Text<'_>> {
-    /// Walks with one pointer buffer, extended and cut back at each level, so that only
-    /// the texts found cost an allocation.
-    fn walk<'t>(value: &'t Value, pointer: &mut String, depth: usize, out: &mut Vec<Text<'t>>) {
-        if depth > MAX_DEPTH {
-            return;
-        }
-        let len = pointer.len();
-        match value {
-            Value::Object(map) => {
-                for (key, item) in map {
-                    push_token(pointer, key);
-                    match item {
-                        Value::String(text) if key == "description" || key == "title" => {
-                            out.push(Text {
-                                pointer: pointer.clone(),
-                                text,
-                            });
-                        }
-                        _ if DATA_KEYWORDS.contains(&key.as_str()) => {}
-                        _ => walk(item, pointer, depth + 1, out),
-                    }
-                    pointer.truncate(len);
-                }
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    pointer.push('/');
-                    pointer.push_str(&i.to_string());
-                    walk(item, pointer, depth + 1, out);
-                    pointer.truncate(len);
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    if let Some(title) = &tool.title {
-        out.push(Text {
-            pointer: "/title".to_owned(),
-            text: title,
-        });
-    }
-    if let Some(description) = &tool.description {
-        out.push(Text {
-            pointer: "/description".to_owned(),
-            text: description,
-        });
-    }
-    if let Some(title) = tool.annotations.as_ref().and_then(|a| a.title.as_ref()) {
-        out.push(Text {
-            pointer: "/annotations/title".to_owned(),
-            text: title,
-        });
-    }
-    let mut pointer = String::from("/inputSchema");
-    walk(&tool.input_schema, &mut pointer, 0, &mut out);
-    if let Some(output) = &tool.output_schema {
-        let mut pointer = String::from("/outputSchema");
-        walk(output, &mut pointer, 0, &mut out);
-    }
-    out
-}
-
-/// Appends `/token` to a JSON pointer, escaped as RFC 6901 asks.
-fn push_token(pointer: &mut String, token: &str) {
-    pointer.push('/');
-    if token.contains(['~', '/']) {
-        pointer.push_str(&escape_token(token));
-    } else {
-        pointer.push_str(token);
-    }
-}
-
-/// The names of the input schema's properties, at any depth.
-pub(crate) fn property_names(tool: &Tool) -> Vec<&str> {
-    fn walk<'t>(value: &'t Value, depth: usize, out: &mut Vec<&'t str>) {
-        if depth > MAX_DEPTH {
-            return;
-        }
-        match value {
-            Value::Object(map) => {
-                for (key, item) in map {
-                    if key == "properties"
-                        && let Some(props) = item.as_object()
-                    {
-                        out.extend(props.keys().map(String::as_str));
-                    }
-                    if !DATA_KEYWORDS.contains(&key.as_str()) {
-                        walk(item, depth + 1, out);
-                    }
-                }
-            }
-            Value::Array(items) => items.iter().for_each(|i| walk(i, depth + 1, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    walk(&tool.input_schema, 0, &mut out);
-    out
-}
-
-/// The lowercase words of an identifier: `getUserAPIKey` → `get user api key`,
-/// `ssh-key_path.v2` → `ssh key path v2`.
-pub(crate) fn identifier_words(identifier: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = identifier.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        let prev = i.checked_sub(1).map(|j| chars[j]);
-        let next = chars.get(i + 1);
-        let boundary = c.is_uppercase()
-            && prev.is_some_and(|p| {
-                p.is_lowercase()
-                    || p.is_numeric()
-                    || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
-            });
-        if boundary && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        current.extend(c.to_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-}
 
 /// One word of a text, lowercased, with its byte range in the text and its sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -434,20 +269,6 @@ impl PhraseSet {
     }
 }
 
-/// A short, printable excerpt of `text` for a message: at most `max` characters, with
-/// control characters shown as spaces.
-pub(crate) fn excerpt(text: &str, max: usize) -> String {
-    let mut out: String = text
-        .chars()
-        .take(max)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if text.chars().count() > max {
-        out.push('…');
-    }
-    out
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -555,17 +376,5 @@ pub(crate) mod tests {
                 assert!(text.get(w.start..w.end).is_some());
             }
         }
-    }
-
-    #[test]
-    fn identifiers_split_into_words() {
-        assert_eq!(
-            identifier_words("getUserAPIKey"),
-            ["get", "user", "api", "key"]
-        );
-        assert_eq!(
-            identifier_words("ssh-key_path.v2"),
-            ["ssh", "key", "path", "v2"]
-        );
     }
 }
