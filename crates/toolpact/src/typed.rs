@@ -162,9 +162,12 @@ pub enum TypedToolError {
 }
 
 /// The JSON Schema of `T` as toolpact publishes it: draft 2020-12 without `$schema` (some
-/// clients try to fetch it), no root `title` (the type's name is noise to a model), and
+/// clients try to fetch it), no root `title` (the type's name is noise to a model),
 /// `Option<T>` fields as optional properties of type `T` rather than `["T", "null"]` unions,
-/// which break some clients (Cursor, Gemini).
+/// which break some clients (Cursor, Gemini), and without the formats `schemars` invents for
+/// Rust integer types (`uint8`, `uint32`, `int16`…): no JSON Schema vocabulary or provider
+/// knows them, and the range they stand for is already in `minimum` and `maximum`. The
+/// OpenAPI formats (`int32`, `int64`, `float`, `double`) stay: Gemini reads them.
 pub fn schema_for<T: JsonSchema>() -> Value {
     schema_for_with::<T>(SchemaSettings::draft2020_12().for_deserialize())
 }
@@ -175,17 +178,51 @@ fn schema_for_with<T: JsonSchema>(settings: SchemaSettings) -> Value {
         .into_generator()
         .into_root_schema_for::<T>();
     let mut value = schema.to_value();
-    strip_optional_null(&mut value, 0);
+    each_schema(&mut value, 0, &mut |map| {
+        strip_optional_null(map);
+        strip_rust_format(map);
+    });
     value
 }
 
-/// Removes `null` from the schemas of properties that are not required: a missing property
-/// already means "no value", and a `null` union only invites clients to choke.
-fn strip_optional_null(schema: &mut Value, depth: usize) {
+/// The formats `schemars` writes for Rust integer types that are not OpenAPI formats.
+const RUST_INTEGER_FORMATS: [&str; 10] = [
+    "int", "int8", "int16", "int128", "uint", "uint8", "uint16", "uint32", "uint64", "uint128",
+];
+
+/// Calls `f` on `schema` and on every schema below it (properties, definitions, items,
+/// branches), parents before children.
+fn each_schema(schema: &mut Value, depth: usize, f: &mut dyn FnMut(&mut Map<String, Value>)) {
     if depth > crate::schema::MAX_DEPTH {
         return;
     }
     let Value::Object(map) = schema else { return };
+    f(map);
+    for (key, value) in map.iter_mut() {
+        match key.as_str() {
+            "properties" | "$defs" | "definitions" => {
+                if let Value::Object(children) = value {
+                    for child in children.values_mut() {
+                        each_schema(child, depth + 1, f);
+                    }
+                }
+            }
+            "items" | "additionalProperties" => each_schema(value, depth + 1, f),
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                if let Value::Array(children) = value {
+                    for child in children {
+                        each_schema(child, depth + 1, f);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Removes `null` from the schemas of properties that are not required: a missing property
+/// already means "no value", and a `null` union only invites clients to choke.
+fn strip_optional_null(map: &mut Map<String, Value>) {
     let required: Vec<String> = map
         .get("required")
         .and_then(Value::as_array)
@@ -203,26 +240,24 @@ fn strip_optional_null(schema: &mut Value, depth: usize) {
             }
         }
     }
-    for (key, value) in map.iter_mut() {
-        match key.as_str() {
-            "properties" | "$defs" | "definitions" => {
-                if let Value::Object(children) = value {
-                    for child in children.values_mut() {
-                        strip_optional_null(child, depth + 1);
-                    }
-                }
-            }
-            "items" | "additionalProperties" => strip_optional_null(value, depth + 1),
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                if let Value::Array(children) = value {
-                    for child in children {
-                        strip_optional_null(child, depth + 1);
-                    }
-                }
-            }
-            _ => {}
-        }
+}
+
+/// Removes a `format` that only names a Rust integer type. A `u32` keeps its upper bound as
+/// `maximum`, so that a larger number is an argument error the model can fix rather than a
+/// failure to read the arguments into the Rust type.
+fn strip_rust_format(map: &mut Map<String, Value>) {
+    let Some(format) = map
+        .get("format")
+        .and_then(Value::as_str)
+        .filter(|f| RUST_INTEGER_FORMATS.contains(f))
+    else {
+        return;
+    };
+    if format == "uint32" {
+        map.entry("maximum")
+            .or_insert_with(|| Value::from(u32::MAX));
     }
+    map.shift_remove("format");
 }
 
 fn remove_null(schema: &mut Value) {

@@ -110,6 +110,56 @@ fn option_fields_are_optional_and_not_nullable() {
     assert!(!age.to_string().contains("null"));
 }
 
+/// Every integer and float type a Rust tool might take.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)] // Only the schema is read.
+struct Numbers {
+    /// A byte.
+    small: u8,
+    /// A count.
+    count: u32,
+    /// A big count.
+    big: u64,
+    /// A length.
+    size: usize,
+    /// A signed offset.
+    offset: i16,
+    /// A timestamp.
+    millis: i64,
+    /// A ratio.
+    ratio: f64,
+}
+
+#[test]
+fn rust_integer_formats_are_left_out_and_their_ranges_kept() {
+    let schema = toolpact::schema_for::<Numbers>();
+    let props = &schema["properties"];
+    // No JSON Schema vocabulary or provider knows `uint8` or `uint32`: they go, and the range
+    // they stood for is in `minimum` and `maximum`.
+    for name in ["small", "count", "big", "size", "offset"] {
+        assert_eq!(props[name].get("format"), None, "{name}: {}", props[name]);
+        assert_eq!(props[name]["type"], json!("integer"), "{name}");
+    }
+    assert_eq!(props["small"]["minimum"], json!(0));
+    assert_eq!(props["small"]["maximum"], json!(255));
+    assert_eq!(props["count"]["minimum"], json!(0));
+    assert_eq!(props["count"]["maximum"], json!(u32::MAX));
+    assert_eq!(props["big"]["minimum"], json!(0));
+    assert_eq!(props["offset"]["minimum"], json!(i16::MIN));
+    assert_eq!(props["offset"]["maximum"], json!(i16::MAX));
+    // The OpenAPI formats stay: Gemini reads them.
+    assert_eq!(props["millis"]["format"], json!("int64"));
+    assert_eq!(props["ratio"]["format"], json!("double"));
+    // The other keywords keep their order; the bound comes last.
+    let keys: Vec<&str> = props["count"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["type", "minimum", "description", "maximum"]);
+}
+
 #[test]
 fn vec_with_minimum_length_and_documented_enum() {
     let tool = tool_of::<SuggestGiftsTool>().unwrap();
