@@ -1,5 +1,5 @@
-//! The `toolpact` command: convert LLM tool definitions between providers, with a report of
-//! everything a target could not express.
+//! The `toolpact` command: LLM tool contracts converted to every provider's format, calls
+//! validated, definitions linted, served and checked over MCP, and pinned in a lock file.
 
 mod check;
 mod convert;

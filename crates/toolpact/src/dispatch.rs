@@ -282,6 +282,9 @@ impl Dispatched {
     }
 }
 
+/// Up to this many tools, an unknown tool's error lists them all when no name is close.
+const KNOWN_TOOLS_LISTED: usize = 20;
+
 /// The latest MCP protocol version toolpact renders for.
 pub const LATEST_MCP_VERSION: &str = "2026-07-28";
 
@@ -349,9 +352,7 @@ impl Registry {
     pub fn check_call(&self, call: &ToolCall, options: &DispatchOptions) -> Checked<'_> {
         let Some(registered) = self.resolve(&call.name) else {
             let suggestions = self.closest_names(&call.name);
-            let hint = if suggestions.is_empty() {
-                String::new()
-            } else {
+            let hint = if !suggestions.is_empty() {
                 format!(
                     " Did you mean {}?",
                     suggestions
@@ -360,6 +361,8 @@ impl Registry {
                         .collect::<Vec<_>>()
                         .join(", ")
                 )
+            } else {
+                self.known_tools_hint()
             };
             return Checked {
                 registered: None,
@@ -566,6 +569,17 @@ impl Registry {
     }
 
     /// Up to three known names closest to `name`.
+    /// When no name is close: the tools there are, so that the model can pick one, or how
+    /// many there are when the list would be too long to help.
+    fn known_tools_hint(&self) -> String {
+        let names: Vec<String> = self.tools().map(|t| format!("`{}`", t.name)).collect();
+        match names.len() {
+            0 => " There are no tools.".to_owned(),
+            n if n <= KNOWN_TOOLS_LISTED => format!(" The tools are {}.", names.join(", ")),
+            n => format!(" None of the {n} tools has a similar name."),
+        }
+    }
+
     fn closest_names(&self, name: &str) -> Vec<String> {
         let wanted = name.to_ascii_lowercase();
         let mut scored: Vec<(f64, &str)> = self

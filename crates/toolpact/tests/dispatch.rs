@@ -145,6 +145,51 @@ fn unknown_tools_list_the_closest_names() {
 }
 
 #[test]
+fn unknown_tools_with_no_close_name_list_the_tools_there_are() {
+    let registry = registry("seeds/add_meal_food.json");
+    let checked = registry.check_call(
+        &mcp_call("book_flight", json!({})),
+        &DispatchOptions::default(),
+    );
+    assert_eq!(
+        checked.outcome,
+        Outcome::UnknownTool {
+            suggestions: Vec::new()
+        }
+    );
+    let names: Vec<String> = registry.tools().map(|t| format!("`{}`", t.name)).collect();
+    assert!(names.len() > 1);
+    assert_eq!(
+        checked.message,
+        Some(format!(
+            "Unknown tool: book_flight. The tools are {}.",
+            names.join(", ")
+        ))
+    );
+}
+
+#[test]
+fn unknown_tools_in_a_large_catalog_say_how_many_there_are() {
+    let catalog: toolpact::Catalog = (0..25)
+        .map(|i| {
+            serde_json::from_value::<toolpact::Tool>(
+                json!({"name": format!("report_{i}"), "inputSchema": {"type": "object"}}),
+            )
+            .unwrap()
+        })
+        .collect();
+    let registry = Registry::from_catalog(&catalog).unwrap();
+    let checked = registry.check_call(
+        &mcp_call("book_flight", json!({})),
+        &DispatchOptions::default(),
+    );
+    assert_eq!(
+        checked.message.as_deref(),
+        Some("Unknown tool: book_flight. None of the 25 tools has a similar name.")
+    );
+}
+
+#[test]
 fn names_rewritten_at_export_find_their_tool() {
     let registry = registry("lowering/name-dotted.json");
     let call = parse_call(
