@@ -227,11 +227,12 @@ fn lock_findings(catalog: &Catalog, lock: &LockFile, lock_path: &str) -> Vec<Fin
         .collect()
 }
 
-/// `toolpact rules`: every rule, one line each.
+/// `toolpact rules`: every rule, one line each, then the findings no rule reports (such as
+/// TP590 from `check --locked`), so that every code a report can show is listed.
 pub fn list() -> Result<Outcome> {
     let mut out = std::io::stdout().lock();
-    for rule in toolpact_lint::rules::all() {
-        let m = rule.meta();
+    let rules = toolpact_lint::rules::all().iter().map(|rule| rule.meta());
+    for m in rules.chain(toolpact_lint::OTHER_FINDINGS.iter().copied()) {
         writeln!(
             out,
             "{:<6} {:<28} {:<12} {:<8} {}",

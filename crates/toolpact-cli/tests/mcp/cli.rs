@@ -1,8 +1,9 @@
-//! Starting the `toolpact` binary as a server, talking to it line by line, and stopping it.
+//! Starting the `toolpact` binary as a server, talking to it line by line, and stopping it;
+//! runs to completion go through `common`.
 
+use crate::common::{Invocation, Run, workspace};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
@@ -13,14 +14,6 @@ const LINE_WAIT: Duration = Duration::from_secs(20);
 /// The binary under test.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_toolpact")
-}
-
-/// The workspace root; servers run there so catalog paths read `examples/...`.
-pub fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
 }
 
 /// A file of the workspace, as an absolute path.
@@ -150,27 +143,11 @@ impl Drop for Process {
     }
 }
 
-/// What one finished run of the binary printed.
-pub struct Run {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-/// Runs `toolpact ARGS…` in the workspace to completion.
+/// Runs `toolpact ARGS…` in the workspace to completion, with extra environment variables.
 pub fn run(args: &[&str], env: &[(&str, &str)]) -> Run {
-    let mut command = Command::new(bin());
-    command
-        .args(args)
-        .current_dir(workspace())
-        .stdin(Stdio::null());
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let output = command.output().unwrap();
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    }
+    env.iter()
+        .fold(Invocation::new(args), |invocation, (name, value)| {
+            invocation.env(name, value)
+        })
+        .run()
 }

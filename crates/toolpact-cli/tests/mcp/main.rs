@@ -6,6 +6,9 @@
 // Tests may unwrap and panic: either is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "../common/mod.rs"]
+mod common;
+
 mod cli;
 mod demo;
 mod fetch;
