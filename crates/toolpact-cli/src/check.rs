@@ -33,9 +33,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "error")]
     fail_on: FailOn,
     /// Only these rules: codes, code prefixes (TP1), names or categories; comma-separated.
+    /// Replaces the file's `select`; a rule named here by code or name runs even if the file
+    /// ignores it.
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     select: Option<Vec<String>>,
-    /// Leave out these rules (same forms as --select).
+    /// Leave out these rules (same forms as --select), besides those the file ignores.
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     ignore: Vec<String>,
     /// Check against these targets only (comma-separated; default all).
@@ -44,8 +46,12 @@ pub struct Args {
     /// Also check the strict variants of OpenAI and Anthropic.
     #[arg(long)]
     strict: bool,
+    /// Do not check the strict variants, even if the configuration file asks for them.
+    #[arg(long, conflicts_with = "strict")]
+    no_strict: bool,
     /// Also compare every tool with the contract pinned in this lock file (`toolpact lock`);
-    /// each change is an error (TP590 contract-changed). Without `=LOCK`, reads toolpact.lock.
+    /// each change is an error (TP590 contract-changed). Without `=LOCK`, reads toolpact.lock;
+    /// `--locked=-` reads it from standard input.
     #[arg(
         long,
         value_name = "LOCK",
@@ -89,22 +95,22 @@ fn settings(args: &Args) -> Result<Settings> {
         },
     };
     if let Some(select) = &args.select {
-        settings.select(select.clone())?;
+        settings.select_overriding(select.clone())?;
     }
     settings.ignore(args.ignore.clone())?;
     if let Some(targets) = &args.targets {
         settings.set_targets(targets)?;
     }
-    settings.strict |= args.strict;
+    settings.strict = (settings.strict || args.strict) && !args.no_strict;
     Ok(settings)
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
     let settings = settings(&args)?;
-    let lock = args.locked.as_deref().map(read_lock).transpose()?;
     if args.locked.as_deref() == Some("-") && args.files.iter().any(|f| f == "-") {
         bail!("the lock file and the tool definitions cannot both come from standard input (`-`)");
     }
+    let lock = args.locked.as_deref().map(read_lock).transpose()?;
     let mut catalog = Catalog::new();
     let mut sources = Sources::new();
     for file in &args.files {
@@ -158,7 +164,9 @@ pub fn run(args: Args) -> Result<Outcome> {
 
 /// Reads the lock file `--locked` names.
 fn read_lock(path: &str) -> Result<LockFile> {
-    if std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+    if path != "-"
+        && std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    {
         bail!("{path}: no such lock file; make one with `toolpact lock FILE... -o {path}`");
     }
     let bytes = read_bytes(path)?;

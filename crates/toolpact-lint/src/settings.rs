@@ -23,11 +23,14 @@ use toolpact::Target;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: {message}")]
 pub struct SettingsError {
-    /// The configuration file (or `command line`).
+    /// The configuration file, or `command line`.
     pub file: String,
-    /// What is wrong.
+    /// What is wrong, starting with the key (`select: …`).
     pub message: String,
 }
+
+/// Where settings that did not come from a file came from, in errors.
+const COMMAND_LINE: &str = "command line";
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -49,6 +52,9 @@ struct FileSettings {
 pub struct Settings {
     select: Vec<String>,
     ignore: Vec<String>,
+    /// Rules named one by one (code or name) in a command-line selection: they run even when
+    /// the file ignores them, unless the command line ignores them too.
+    named: Vec<&'static str>,
     severity: BTreeMap<&'static str, Severity>,
     options: BTreeMap<(&'static str, &'static str), u64>,
     /// The targets provider rules check against.
@@ -62,6 +68,7 @@ impl Default for Settings {
         Settings {
             select: Vec::new(),
             ignore: Vec::new(),
+            named: Vec::new(),
             severity: BTreeMap::new(),
             options: BTreeMap::new(),
             targets: Target::ALL.to_vec(),
@@ -70,11 +77,12 @@ impl Default for Settings {
     }
 }
 
+/// The rule a selector names one by one: its code (in any case) or its name.
 fn find_rule(selector: &str) -> Option<&'static RuleMeta> {
     all()
         .iter()
         .map(|r| r.meta())
-        .find(|m| m.code == selector || m.name == selector)
+        .find(|m| m.code.eq_ignore_ascii_case(selector) || m.name == selector)
 }
 
 /// Whether a selector names anything: a code, a code prefix (`TP1`), a name or a category.
@@ -82,12 +90,19 @@ fn selector_is_known(selector: &str) -> bool {
     all().iter().map(|r| r.meta()).any(|m| matches(m, selector))
 }
 
+/// Codes and code prefixes match in any case (`tp1`, `TP108`).
 fn matches(meta: &RuleMeta, selector: &str) -> bool {
-    meta.code == selector
-        || meta.name == selector
+    let is_code_prefix = selector.len() >= 2
+        && selector.is_char_boundary(2)
+        && selector[..2].eq_ignore_ascii_case("TP")
+        && meta
+            .code
+            .get(..selector.len())
+            .is_some_and(|prefix| prefix.eq_ignore_ascii_case(selector));
+    meta.name == selector
         || meta.category.as_str() == selector
         || selector == "ALL"
-        || (selector.starts_with("TP") && meta.code.starts_with(selector))
+        || is_code_prefix
 }
 
 impl Settings {
@@ -102,9 +117,11 @@ impl Settings {
             toml::from_str(text).map_err(|e| error(e.to_string().trim_end().to_owned()))?;
         let mut settings = Settings::default();
         if let Some(select) = parsed.select {
-            settings.select(select)?;
+            settings.select(select).map_err(|e| error(e.message))?;
         }
-        settings.ignore(parsed.ignore)?;
+        settings
+            .ignore(parsed.ignore)
+            .map_err(|e| error(e.message))?;
         settings.strict = parsed.strict;
         if let Some(targets) = parsed.targets {
             settings
@@ -143,16 +160,42 @@ impl Settings {
         Ok(settings)
     }
 
-    /// Only the rules these selectors name (codes, prefixes, names, categories).
+    /// Only the rules these selectors name (codes, prefixes, names, categories). An empty
+    /// list is an error: it would check nothing, which is never what a configuration means.
     pub fn select(&mut self, selectors: Vec<String>) -> Result<(), SettingsError> {
         check_selectors(&selectors, "select")?;
+        if selectors.is_empty() {
+            return Err(SettingsError {
+                file: COMMAND_LINE.to_owned(),
+                message: "select: the list is empty, so no rule would run; leave `select` out to run every rule".to_owned(),
+            });
+        }
         self.select = selectors;
         Ok(())
     }
 
-    /// Leaves out the rules these selectors name.
+    /// A selection made on the command line, which overrides the file: it replaces the file's
+    /// `select`, and a rule it names one by one (`--select invalid-name`) runs even if the
+    /// file ignores it, since that is what was asked for. Ignores given on the command line
+    /// afterwards still apply.
+    pub fn select_overriding(&mut self, selectors: Vec<String>) -> Result<(), SettingsError> {
+        self.select(selectors)?;
+        self.named = self
+            .select
+            .iter()
+            .filter_map(|s| find_rule(s))
+            .map(|m| m.code)
+            .collect();
+        Ok(())
+    }
+
+    /// Leaves out the rules these selectors name, including rules a command-line selection
+    /// named.
     pub fn ignore(&mut self, selectors: Vec<String>) -> Result<(), SettingsError> {
         check_selectors(&selectors, "ignore")?;
+        self.named.retain(|code| {
+            find_rule(code).is_none_or(|meta| !selectors.iter().any(|s| matches(meta, s)))
+        });
         self.ignore.extend(selectors);
         Ok(())
     }
@@ -164,8 +207,8 @@ impl Settings {
             let target: Target =
                 name.parse()
                     .map_err(|e: toolpact::target::UnknownTarget| SettingsError {
-                        file: "targets".to_owned(),
-                        message: e.to_string(),
+                        file: COMMAND_LINE.to_owned(),
+                        message: format!("targets: {e}"),
                     })?;
             if !targets.contains(&target) {
                 targets.push(target);
@@ -178,7 +221,9 @@ impl Settings {
     /// Whether a rule runs.
     pub fn is_enabled(&self, meta: &RuleMeta) -> bool {
         let selected = self.select.is_empty() || self.select.iter().any(|s| matches(meta, s));
-        selected && !self.ignore.iter().any(|s| matches(meta, s))
+        let ignored =
+            !self.named.contains(&meta.code) && self.ignore.iter().any(|s| matches(meta, s));
+        selected && !ignored
     }
 
     /// The severity a rule's findings get.
@@ -208,7 +253,7 @@ fn check_selectors(selectors: &[String], key: &str) -> Result<(), SettingsError>
     for selector in selectors {
         if !selector_is_known(selector) {
             return Err(SettingsError {
-                file: key.to_owned(),
+                file: COMMAND_LINE.to_owned(),
                 message: format!(
                     "{key}: {selector:?} names no rule, code prefix or category (see `toolpact rules`)"
                 ),

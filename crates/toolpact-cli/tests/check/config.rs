@@ -236,3 +236,128 @@ fn a_rule_option_in_the_file_takes_effect() {
     let short = check_in(dir.path(), &[&gift_shop, "--format", "json"]);
     assert_eq!(codes(&short), set(&["TP105"]));
 }
+
+#[test]
+fn a_rule_named_on_the_command_line_runs_even_if_the_file_ignores_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "toolpact.toml",
+        "ignore = [\"invalid-name\", \"TP1\"]\n",
+    );
+    let mistakes = absolute(MISTAKES);
+    let named = check_in(
+        dir.path(),
+        &[
+            &mistakes,
+            "--select",
+            "invalid-name,TP10",
+            "--format",
+            "json",
+        ],
+    );
+    // Named one by one, invalid-name comes back; the TP10 prefix does not undo the file's
+    // TP1, which stays ignored.
+    named.assert_code(1);
+    assert_eq!(codes(&named), set(&["TP001"]));
+    // An ignore on the command line still wins over a command-line selection.
+    let ignored = check_in(
+        dir.path(),
+        &[
+            &mistakes,
+            "--select",
+            "invalid-name",
+            "--ignore",
+            "TP0",
+            "--format",
+            "json",
+        ],
+    );
+    ignored.assert_code(0);
+    assert_eq!(codes(&ignored), set(&[]));
+}
+
+#[test]
+fn codes_and_code_prefixes_match_in_any_case() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "toolpact.toml",
+        "select = [\"tp001\", \"Tp106\"]\n\n[severity]\ntp106 = \"error\"\n",
+    );
+    let run = check_in(dir.path(), &[&absolute(MISTAKES), "--format", "json"]);
+    assert_eq!(codes(&run), set(&["TP001", "TP106"]));
+    assert!(
+        findings(&run)
+            .iter()
+            .filter(|f| f["code"] == "TP106")
+            .all(|f| f["severity"] == "error"),
+        "the severity keyed by a lower-case code applies"
+    );
+    let flag = check(&[MISTAKES, "--select", "tp00", "--format", "json"]);
+    assert!(codes(&flag).iter().all(|c| c.starts_with("TP00")));
+    assert!(codes(&flag).contains("TP001"));
+}
+
+#[test]
+fn an_empty_select_is_an_error_rather_than_a_check_of_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "toolpact.toml", "select = []\n");
+    let run = check_in(dir.path(), &[&absolute(MISTAKES)]);
+    assert_eq!(
+        run.assert_error().trim_end(),
+        "error: toolpact.toml: select: the list is empty, so no rule would run; leave `select` out to run every rule"
+    );
+}
+
+#[test]
+fn errors_in_the_file_name_the_file_and_the_key_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, expected) in [
+        (
+            "select = [\"nope\"]\n",
+            "error: toolpact.toml: select: \"nope\" names no rule, code prefix or category (see `toolpact rules`)",
+        ),
+        (
+            "ignore = [\"nope\"]\n",
+            "error: toolpact.toml: ignore: \"nope\" names no rule, code prefix or category (see `toolpact rules`)",
+        ),
+    ] {
+        write(dir.path(), "toolpact.toml", text);
+        let run = check_in(dir.path(), &[&absolute(MISTAKES)]);
+        assert_eq!(run.assert_error().trim_end(), expected);
+    }
+    write(dir.path(), "toolpact.toml", "targets = [\"cobol\"]\n");
+    let run = check_in(dir.path(), &[&absolute(MISTAKES)]);
+    let stderr = run.assert_error();
+    assert!(
+        stderr.starts_with("error: toolpact.toml: targets: ") && stderr.contains("\"cobol\""),
+        "{stderr}"
+    );
+    let flag = check(&[MISTAKES, "--select", "nope"]);
+    assert_eq!(
+        flag.assert_error().trim_end(),
+        "error: command line: select: \"nope\" names no rule, code prefix or category (see `toolpact rules`)"
+    );
+}
+
+#[test]
+fn no_strict_on_the_command_line_turns_off_the_file_s_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "toolpact.toml", "strict = true\n");
+    let mistakes = absolute(MISTAKES);
+    let strict = check_in(dir.path(), &[&mistakes, "--format", "json"]);
+    let plain = check_in(dir.path(), &[&mistakes, "--no-strict", "--format", "json"]);
+    let mentions_strict = |run: &crate::common::Run| {
+        findings(run)
+            .iter()
+            .any(|f| f["message"].as_str().unwrap_or("").contains("(strict)"))
+    };
+    assert!(
+        mentions_strict(&strict),
+        "strict = true checks the strict variants"
+    );
+    assert!(!mentions_strict(&plain), "--no-strict leaves them out");
+    let both = check(&[MISTAKES, "--strict", "--no-strict"]);
+    assert!(both.assert_error().contains("cannot be used with"));
+}

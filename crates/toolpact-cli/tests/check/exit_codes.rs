@@ -80,7 +80,7 @@ fn an_unknown_target_is_an_error_naming_it() {
     let run = check(&[MISTAKES, "--targets", "anthropic,cobol"]);
     assert_eq!(
         run.assert_error(),
-        "error: targets: unknown target \"cobol\"; expected one of: mcp, openai-responses, \
+        "error: command line: targets: unknown target \"cobol\"; expected one of: mcp, openai-responses, \
          openai-chat, anthropic, gemini, gemini-json\n"
     );
 }

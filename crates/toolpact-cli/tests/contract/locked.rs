@@ -1,7 +1,7 @@
 //! `toolpact check --locked`: a tool that differs from the lock file is a finding, in every
 //! report format, even when only a description or an annotation changed.
 
-use crate::cli::{Run, run_in, toolpact, workspace};
+use crate::cli::{Run, run_in, toolpact, toolpact_with_stdin, workspace};
 use serde_json::Value;
 use std::path::Path;
 
@@ -248,4 +248,39 @@ fn the_finding_is_documented_like_a_rule() {
         run.stdout
     );
     assert!(run.stdout.contains("## Use instead"), "{}", run.stdout);
+}
+
+#[test]
+fn the_lock_file_can_come_from_standard_input() {
+    let lock = std::fs::read(workspace().join("examples/catalogs/gift-shop.lock")).unwrap();
+    let unchanged = toolpact_with_stdin(
+        [
+            "check",
+            "examples/catalogs/gift-shop.json",
+            "--locked=-",
+            "--format",
+            "json",
+        ],
+        &lock,
+    );
+    unchanged.assert_code(0);
+    assert_eq!(contract_findings(&unchanged), Vec::<String>::new());
+    let changed = toolpact_with_stdin(
+        [
+            "check",
+            "examples/catalogs/gift-shop-v2.json",
+            "--locked=-",
+            "--format",
+            "json",
+        ],
+        &lock,
+    );
+    changed.assert_code(1);
+    assert!(!contract_findings(&changed).is_empty());
+    // Both from standard input cannot work, and says so before reading anything.
+    let both = toolpact_with_stdin(["check", "-", "--locked=-"], &lock);
+    assert_eq!(
+        both.assert_error().trim_end(),
+        "error: the lock file and the tool definitions cannot both come from standard input (`-`)"
+    );
 }

@@ -1,4 +1,5 @@
-//! SARIF 2.1.0: one run, the enabled rules as the driver's rules, one result per finding.
+//! SARIF 2.1.0: one run, every rule as the driver's rules (so that each `ruleIndex` is stable
+//! whatever was selected), one result per finding.
 
 use super::{Sources, position};
 use crate::rules::all;

@@ -86,7 +86,16 @@ fn suggestion(property: &Property<'_, '_>) -> &'static str {
     } else if property.is_array() {
         "say what one item of the list is, with an example (Short interest tags, e.g. [\"books\", \"boardgames\"])"
     } else {
-        "say what goes in, in which format or unit, with an example (City name, e.g. \"Lisbon\")"
+        let types = property.types();
+        if types.contains("boolean") {
+            "say what true means and what happens by default (Whether to include archived orders; default false)"
+        } else if types.contains("integer") || types.contains("number") {
+            "say what the number counts or measures, its unit and range, with an example (Most the user wants to spend, in euros, e.g. 40)"
+        } else if types.contains("object") {
+            "say what the object describes and what its fields hold (The delivery address: street, city and postal code)"
+        } else {
+            "say what goes in, in which format, with an example (City name, e.g. \"Lisbon\")"
+        }
     }
 }
 
