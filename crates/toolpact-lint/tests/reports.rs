@@ -150,11 +150,11 @@ fn text_shows_the_exact_line_with_a_caret() {
         "{text}"
     );
     assert!(
-        text.contains("  --> invalid-name/invalid_spaces_and_slashes.json:3:13\n"),
+        text.contains("\n --> invalid-name/invalid_spaces_and_slashes.json:3:13\n"),
         "{text}"
     );
     assert!(
-        text.contains("3 |     \"name\": \"get weather/today\",\n"),
+        text.contains("3 |     \"name\": \"get weather/today\",\n  |             ^\n  = at: "),
         "{text}"
     );
     assert!(text.ends_with("infos\n"));

@@ -21,6 +21,8 @@ mod schema;
 mod texts;
 mod words;
 
+pub(crate) use security::hidden_characters::hidden_kind;
+
 use crate::rule::Rule;
 use std::sync::LazyLock;
 

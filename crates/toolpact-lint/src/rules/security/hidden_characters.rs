@@ -36,7 +36,7 @@ declare_rule! {
 }
 
 /// What kind of hidden character `c` is, if any.
-fn hidden_kind(c: char) -> Option<&'static str> {
+pub(crate) fn hidden_kind(c: char) -> Option<&'static str> {
     match c {
         '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}' => {
             Some("zero-width")
