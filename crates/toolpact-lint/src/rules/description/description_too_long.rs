@@ -37,7 +37,7 @@ declare_rule! {
         options: [RuleOption {
             name: "max",
             default: 2000,
-            doc: "The longest acceptable tool description, in characters.",
+            doc: "the longest acceptable tool description, in characters",
         }],
     }
 }

@@ -33,7 +33,7 @@ declare_rule! {
         options: [RuleOption {
             name: "min",
             default: 40,
-            doc: "The shortest acceptable tool description, in characters.",
+            doc: "the shortest acceptable tool description, in characters",
         }],
     }
 }

@@ -38,7 +38,7 @@ declare_rule! {
         options: [RuleOption {
             name: "max",
             default: 20,
-            doc: "Most tools an OpenAI request may carry before this rule reports.",
+            doc: "the most tools an OpenAI request may carry before this rule reports",
         }],
     }
 }
