@@ -129,7 +129,21 @@ pub fn run(args: Args) -> Result<Outcome> {
         catalog.extend(fetched.catalog()?);
         sources.insert(fetched.origin.clone(), fetched.to_text());
     }
+    // A large catalog takes seconds: say so on a terminal, never in a pipe or a CI log.
+    let progress = catalog.len() >= PROGRESS_FROM && std::io::stderr().is_terminal();
+    let started = std::time::Instant::now();
+    if progress {
+        eprintln!(
+            "checking {} tools against {} target{}…",
+            catalog.len(),
+            settings.targets.len(),
+            if settings.targets.len() == 1 { "" } else { "s" }
+        );
+    }
     let mut report = toolpact_lint::check(&catalog, &settings);
+    if progress {
+        eprintln!("checked in {:.1} s", started.elapsed().as_secs_f64());
+    }
     if let (Some(lock), Some(path)) = (&lock, &args.locked) {
         report.extend(lock_findings(&catalog, lock, path));
     }
@@ -161,6 +175,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         Outcome::Clean
     })
 }
+
+/// From this many tools on, `check` says on a terminal that it is working and how long it took.
+const PROGRESS_FROM: usize = 5_000;
 
 /// Reads the lock file `--locked` names.
 fn read_lock(path: &str) -> Result<LockFile> {
