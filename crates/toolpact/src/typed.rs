@@ -167,7 +167,8 @@ pub enum TypedToolError {
 /// which break some clients (Cursor, Gemini), and without the formats `schemars` invents for
 /// Rust integer types (`uint8`, `uint32`, `int16`…): no JSON Schema vocabulary or provider
 /// knows them, and the range they stand for is already in `minimum` and `maximum`. The
-/// OpenAPI formats (`int32`, `int64`, `float`, `double`) stay: Gemini reads them.
+/// OpenAPI formats (`int32`, `int64`, `float`, `double`) stay: Gemini reads them. Doc comments
+/// wrapped at the source's width become one line per paragraph.
 pub fn schema_for<T: JsonSchema>() -> Value {
     schema_for_with::<T>(SchemaSettings::draft2020_12().for_deserialize())
 }
@@ -181,8 +182,61 @@ fn schema_for_with<T: JsonSchema>(settings: SchemaSettings) -> Value {
     each_schema(&mut value, 0, &mut |map| {
         strip_optional_null(map);
         strip_rust_format(map);
+        if let Some(Value::String(description)) = map.get_mut("description") {
+            *description = unwrap_doc(description);
+        }
     });
     value
+}
+
+/// A doc comment as one text: the lines a source file wraps at its width are joined with
+/// spaces, as a reader (and a client showing the description) would read them. Paragraphs,
+/// list items, headings, quotes, tables, indented and fenced code, and lines ending in a
+/// Markdown hard break keep their line breaks.
+pub(crate) fn unwrap_doc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_fence = false;
+    // Whether the line before is prose that the next prose line continues.
+    let mut continues = false;
+    for (i, line) in text.split('\n').enumerate() {
+        let trimmed = line.trim_start();
+        let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
+        let blank = trimmed.is_empty();
+        let keeps_break = fence
+            || in_fence
+            || blank
+            || starts_block(trimmed)
+            || line.starts_with("    ")
+            || line.starts_with('\t');
+        let join = continues && !keeps_break;
+        if i > 0 {
+            out.push(if join { ' ' } else { '\n' });
+        }
+        out.push_str(if join { trimmed } else { line });
+        if fence {
+            in_fence = !in_fence;
+        }
+        continues = !blank
+            && !in_fence
+            && !fence
+            && !line.ends_with("  ")
+            && !trimmed.starts_with('#')
+            && !trimmed.starts_with('|');
+    }
+    out
+}
+
+/// Whether a line starts a Markdown block of its own: a list item, a heading, a quote or a
+/// table row.
+fn starts_block(line: &str) -> bool {
+    if ["- ", "* ", "+ ", "> ", "#", "|"]
+        .iter()
+        .any(|p| line.starts_with(p))
+    {
+        return true;
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
 }
 
 /// The formats `schemars` writes for Rust integer types that are not OpenAPI formats.
@@ -332,4 +386,34 @@ pub fn tool_of<T: TypedTool>() -> Result<Tool, TypedToolError> {
         meta: T::meta(),
         extra: Map::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unwrap_doc;
+
+    #[test]
+    fn wrapped_doc_lines_join_and_markdown_blocks_stay() {
+        assert_eq!(
+            unwrap_doc("Suggest gifts. Call this when the user asks; then\nlet the user pick one."),
+            "Suggest gifts. Call this when the user asks; then let the user pick one."
+        );
+        assert_eq!(unwrap_doc("One.\n\nTwo\nlines."), "One.\n\nTwo lines.");
+        assert_eq!(
+            unwrap_doc("Sort by:\n- price, lowest\n  first\n- date\n1. then\n2) this"),
+            "Sort by:\n- price, lowest first\n- date\n1. then\n2) this"
+        );
+        assert_eq!(
+            unwrap_doc("Example:\n```json\n{\"a\": 1,\n \"b\": 2}\n```\nDone\nhere."),
+            "Example:\n```json\n{\"a\": 1,\n \"b\": 2}\n```\nDone here."
+        );
+        assert_eq!(unwrap_doc("Hard  \nbreak"), "Hard  \nbreak");
+        assert_eq!(unwrap_doc("# Title\nText"), "# Title\nText");
+        assert_eq!(
+            unwrap_doc("Code:\n\n    let x = 1;\n    let y = 2;"),
+            "Code:\n\n    let x = 1;\n    let y = 2;"
+        );
+        assert_eq!(unwrap_doc("plain"), "plain");
+        assert_eq!(unwrap_doc(""), "");
+    }
 }

@@ -75,7 +75,7 @@ fn doc_comments_become_descriptions() {
     assert_eq!(
         tool.description.as_deref(),
         Some(
-            "Suggest gift ideas for a person. Call this when the user asks what to give someone; then\n\
+            "Suggest gift ideas for a person. Call this when the user asks what to give someone; then \
              let the user pick one and call `create_order` with its id."
         )
     );

@@ -92,7 +92,8 @@ impl Relationship {
 }
 
 /// Whom a gift suits by age: baby (under 3), kid (3 to 12), teen (13 to 17), adult (18 and
-/// over). The variants carry no doc comments so that the schema stays a plain `enum`.
+/// over).
+// The variants carry no doc comments so that the schema stays a plain `enum`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[schemars(inline)]
