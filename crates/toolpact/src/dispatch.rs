@@ -301,7 +301,11 @@ fn render_to(format: Format, id: Option<&str>, name: &str, result: &ToolResult) 
         Format::OpenAiResponses => crate::target::openai::render_responses(call_id, result),
         Format::OpenAiChat => crate::target::openai::render_chat(call_id, result),
         Format::Anthropic => crate::target::anthropic::render_result(call_id, result),
-        Format::Gemini => crate::target::gemini::render_result(id, name, result),
+        Format::Gemini => crate::target::gemini::render_result(
+            id.filter(|id| !crate::response::is_made_up_gemini_id(id)),
+            name,
+            result,
+        ),
         Format::Mcp => crate::target::mcp::render_result(result, LATEST_MCP_VERSION),
     }
 }

@@ -17,6 +17,19 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
 
+/// Whether `id` is one this module made up for a Gemini call that came without one
+/// (`gemini-call-3-0`): such an id is never sent to Gemini.
+pub(crate) fn is_made_up_gemini_id(id: &str) -> bool {
+    let Some(rest) = id.strip_prefix("gemini-call-") else {
+        return false;
+    };
+    let mut parts = rest.split('-');
+    let numeric = |part: Option<&str>| {
+        part.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    numeric(parts.next()) && numeric(parts.next()) && parts.next().is_none()
+}
+
 /// What one provider response says: the assistant's message, its calls ready for dispatch, why
 /// it stopped, and what was not kept.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -25,10 +38,9 @@ pub struct Reply {
     pub message: AssistantMessage,
     /// The calls, in the provider's shape with the tools' own names, ready for
     /// [`crate::Registry::dispatch`]; their ids are the ids in [`Reply::message`]. A Gemini
-    /// call that came without an id carries its made-up id here so its result can be matched
-    /// with [`crate::Conversation::push_result`]; send results back through the conversation
-    /// (which leaves made-up ids out), not with [`crate::Dispatched::render`], which would
-    /// echo the made-up id to Gemini.
+    /// call that came without an id carries its made-up id here, so that its result can be
+    /// matched with [`crate::Conversation::push_result`]; neither the conversation nor
+    /// [`crate::Dispatched::render`] ever sends a made-up id to Gemini.
     pub calls: Vec<ToolCall>,
     /// Why the model stopped.
     pub stop: StopReason,
@@ -342,5 +354,26 @@ pub(crate) fn array_at<'v>(
             pointer,
             format!("no `{key}`: this is not {what}"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_made_up_gemini_id;
+
+    #[test]
+    fn only_ids_of_the_made_up_shape_count_as_made_up() {
+        assert!(is_made_up_gemini_id("gemini-call-3-0"));
+        assert!(is_made_up_gemini_id("gemini-call-12-10"));
+        for real in [
+            "7ngq2f9c",
+            "gemini-call-3",
+            "gemini-call-3-0-1",
+            "gemini-call-a-0",
+            "gemini-call--0",
+            "call_gemini-call-3-0",
+        ] {
+            assert!(!is_made_up_gemini_id(real), "{real}");
+        }
     }
 }
