@@ -434,7 +434,6 @@ fn resolve_choice(
         Err(RequestError::UnknownTool {
             target,
             name: name.to_owned(),
-            // Listed only here: finding an exported name scans the map.
             known: tools
                 .iter()
                 .filter_map(|t| names.exported(&t.name).map(str::to_owned))

@@ -127,12 +127,13 @@ pub enum ExportError {
 /// A call that comes back from the provider carries the exported name; [`NameMap::original`]
 /// gives the name of the tool to dispatch to.
 ///
-/// A hash map, because a provider call is looked up on every dispatch and a catalog of
-/// 100,000 tools is looked up once per tool; everything that lists the names sorts them, so
-/// output stays deterministic.
+/// Hash maps both ways, because a provider call is looked up on every dispatch, a catalog of
+/// 100,000 tools is looked up once per tool, and a request names tools by their original
+/// names; everything that lists the names sorts them, so output stays deterministic.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NameMap {
     exported_to_original: HashMap<String, String>,
+    original_to_exported: HashMap<String, String>,
 }
 
 impl Serialize for NameMap {
@@ -154,12 +155,15 @@ impl NameMap {
 
     /// The name under which the tool `original` was exported.
     pub fn exported(&self, original: &str) -> Option<&str> {
-        // Exported names are unique, originals too (the registry and export refuse
-        // duplicates), so at most one pair matches.
-        self.exported_to_original
-            .iter()
-            .find(|(_, o)| o.as_str() == original)
-            .map(|(e, _)| e.as_str())
+        self.original_to_exported.get(original).map(String::as_str)
+    }
+
+    /// Records that the tool `original` was exported as `exported`. Exported names are unique
+    /// (export refuses a collision), and so are originals.
+    fn insert(&mut self, exported: String, original: String) {
+        self.original_to_exported
+            .insert(original.clone(), exported.clone());
+        self.exported_to_original.insert(exported, original);
     }
 
     /// Pairs `(exported, original)` where the two differ, sorted by exported name.
@@ -229,7 +233,7 @@ pub fn export<'t>(
         });
         match result {
             Ok((name, value)) => {
-                names.exported_to_original.insert(name, tool.name.clone());
+                names.insert(name, tool.name.clone());
                 report.losses.extend(log.into_losses());
                 lowered.push(value);
             }
