@@ -2,6 +2,7 @@
 
 pub mod array_without_min_items;
 pub mod date_without_format;
+pub mod description_about_code;
 pub mod description_restates_name;
 pub mod description_too_long;
 pub mod description_too_short;
@@ -27,4 +28,5 @@ pub static RULES: &[&dyn Rule] = &[
     &money_without_unit::MoneyWithoutUnit,
     &array_without_min_items::ArrayWithoutMinItems,
     &id_without_source::IdWithoutSource,
+    &description_about_code::DescriptionAboutCode,
 ];
