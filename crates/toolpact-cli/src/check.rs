@@ -165,15 +165,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    let failed = match (threshold, report.max_severity()) {
-        (Some(threshold), Some(max)) => max >= threshold,
-        _ => false,
-    };
-    Ok(if failed {
-        Outcome::Findings
-    } else {
-        Outcome::Clean
-    })
+    Ok(Outcome::failing_at(threshold, report.max_severity()))
 }
 
 /// From this many tools on, `check` says on a terminal that it is working and how long it took.

@@ -85,15 +85,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         FailOn::Any => Some(ChangeClass::Compatible),
         FailOn::Never => None,
     };
-    let failed = match (threshold, diff.max_class()) {
-        (Some(threshold), Some(max)) => max >= threshold,
-        _ => false,
-    };
-    Ok(if failed {
-        Outcome::Findings
-    } else {
-        Outcome::Clean
-    })
+    Ok(Outcome::failing_at(threshold, diff.max_class()))
 }
 
 /// The changes grouped by class, most serious first; each change on one line (tool, pointer,

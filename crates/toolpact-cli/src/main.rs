@@ -68,6 +68,17 @@ pub enum Outcome {
     Findings,
 }
 
+impl Outcome {
+    /// `Findings` when the most serious thing found (`worst`) reaches `threshold` (`--fail-on`;
+    /// `None` is `never`), else `Clean`.
+    pub fn failing_at<T: Ord>(threshold: Option<T>, worst: Option<T>) -> Outcome {
+        match (threshold, worst) {
+            (Some(threshold), Some(worst)) if worst >= threshold => Outcome::Findings,
+            _ => Outcome::Clean,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
