@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Interop check: export every fixture to every target with the release `toolpact`
-# binary and validate the JSON with the official provider Python SDKs
+# Interop check: export every fixture to every target with the `toolpact` binary
+# (the debug build `cargo test` already made; PROFILE=release for the release one) and validate the JSON with the official provider Python SDKs
 # (see check_exports.py), then connect the official MCP SDK's client to `toolpact serve`
 # over stdio and Streamable HTTP (see check_mcp_server.py), then validate the request bodies
 # `toolpact request` builds and the recorded provider responses with the SDK types (see
@@ -31,8 +31,16 @@ if [[ ! -x "$venv/bin/python" || "$want_hash" != "$have_hash" ]]; then
     echo "$want_hash" >"$stamp"
 fi
 
-cargo build --release --quiet -p toolpact-cli
-binary="${CARGO_TARGET_DIR:-target}/release/toolpact"
+profile="${PROFILE:-debug}"
+case "$profile" in
+    debug) cargo build --quiet -p toolpact-cli ;;
+    release) cargo build --release --quiet -p toolpact-cli ;;
+    *)
+        echo "interop: PROFILE must be debug or release, not '$profile'" >&2
+        exit 2
+        ;;
+esac
+binary="${CARGO_TARGET_DIR:-target}/$profile/toolpact"
 
 fixture_dirs=()
 for dir in fixtures/seeds fixtures/lowering fixtures/formats; do
