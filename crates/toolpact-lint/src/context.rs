@@ -1,33 +1,14 @@
-//! What a rule sees: the catalog, the settings, and each target's export, computed once (when
-//! first needed) and shared so that provider rules and `convert` speak from one source of
-//! truth.
+//! What a rule sees: the catalog, the settings, and — for the rules that read exports — the
+//! catalog as each configured target receives it, lowered block by block by the same passes
+//! as `toolpact convert`, so that provider rules and `convert` speak from one source of truth.
 
 use crate::rule::RuleMeta;
 use crate::settings::Settings;
-use std::sync::OnceLock;
-use toolpact::{Catalog, Export, ExportOptions, Target, Tool};
-
-/// One target's export, strict or not.
-#[derive(Debug, Clone, Copy)]
-pub struct TargetExport<'c> {
-    /// The target.
-    pub target: Target,
-    /// Whether this is the strict variant.
-    pub strict: bool,
-    /// The export, with its loss report.
-    pub export: &'c Export,
-}
-
-impl TargetExport<'_> {
-    /// `gemini`, or `anthropic (strict)`.
-    pub fn label(&self) -> String {
-        if self.strict {
-            format!("{} (strict)", self.target)
-        } else {
-            self.target.to_string()
-        }
-    }
-}
+use serde_json::Value;
+use std::ops::Range;
+use toolpact::{
+    Catalog, ExportOptions, Exporter, Loss, Lowered, Named, Target, Tool, Unrepresentable,
+};
 
 /// The input of every rule.
 #[derive(Debug)]
@@ -36,86 +17,133 @@ pub struct Context<'a> {
     pub catalog: &'a Catalog,
     /// The settings.
     pub settings: &'a Settings,
-    /// Each configured target (and its strict variant, when `strict` is set), with its export
-    /// once someone asked for it. Exporting a large catalog to six targets costs more than
-    /// most rules, so it happens only when a rule that reads exports is enabled.
-    slots: Vec<Slot>,
+    /// Each configured target (and its strict variant, when `strict` is set), with every
+    /// tool named for it once the engine has named them.
+    exports: Vec<ExportSlot>,
 }
 
+/// One configured export: the target, and each tool's name for it (or why it cannot take
+/// the tool).
 #[derive(Debug)]
-struct Slot {
+struct ExportSlot {
     target: Target,
     strict: bool,
-    export: OnceLock<Option<Export>>,
+    exporter: Exporter,
+    names: Vec<Result<Named, Unrepresentable>>,
 }
 
 impl<'a> Context<'a> {
-    /// Builds the context; exports are made when first asked for.
+    /// Builds the context; tools are named for the targets by [`Context::name_tools`].
     pub fn new(catalog: &'a Catalog, settings: &'a Settings) -> Self {
-        let mut slots = Vec::new();
+        let mut exports = Vec::new();
         for &target in &settings.targets {
-            slots.push(Slot {
-                target,
-                strict: false,
-                export: OnceLock::new(),
-            });
-            if settings.strict && target.has_strict_mode() {
-                slots.push(Slot {
-                    target,
-                    strict: true,
-                    export: OnceLock::new(),
-                });
+            let strict = [false, true]
+                .into_iter()
+                .filter(|&strict| !strict || (settings.strict && target.has_strict_mode()));
+            for strict in strict {
+                if let Ok(exporter) = Exporter::new(target, ExportOptions { strict }) {
+                    exports.push(ExportSlot {
+                        target,
+                        strict,
+                        exporter,
+                        names: Vec::new(),
+                    });
+                }
             }
         }
         Context {
             catalog,
             settings,
-            slots,
+            exports,
         }
     }
 
-    /// How many exports [`Context::exports`] makes (targets the catalog cannot be exported
-    /// to included).
-    pub(crate) fn export_count(&self) -> usize {
-        self.slots.len()
+    /// The configured exports, in configuration order: each target, and its strict variant
+    /// after it when `strict` is set.
+    pub fn export_targets(&self) -> impl Iterator<Item = (Target, bool)> + '_ {
+        self.exports.iter().map(|e| (e.target, e.strict))
     }
 
-    /// Makes the `index`th export now, so that threads can share the work; a no-op when it
-    /// is made already.
-    pub(crate) fn prepare_export(&self, index: usize) {
-        if let Some(slot) = self.slots.get(index) {
-            self.export_of(slot);
+    /// Names every tool for every configured export, one export per thread when `threads`
+    /// is more than one. Names depend on the tools before (a rewritten name must not take an
+    /// earlier tool's), so each export names the whole catalog in order; lowering, which
+    /// [`Context::block`] does, is then independent tool by tool.
+    pub(crate) fn name_tools(&mut self, threads: usize) {
+        let catalog = self.catalog;
+        let name_all = |slot: &mut ExportSlot| slot.names = slot.exporter.name_all(catalog.tools());
+        if threads <= 1 || self.exports.len() <= 1 {
+            self.exports.iter_mut().for_each(name_all);
+            return;
         }
+        let per_thread = self.exports.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            for slots in self.exports.chunks_mut(per_thread) {
+                scope.spawn(move || slots.iter_mut().for_each(name_all));
+            }
+        });
     }
 
-    fn export_of<'s>(&'s self, slot: &'s Slot) -> Option<&'s Export> {
-        slot.export
-            .get_or_init(|| {
-                toolpact::export(
+    /// Names the tools again for the exports whose lowering failed for some named tools
+    /// (`failed[export]`, as [`BlockExport::failed`] lists them), so that a tool left out
+    /// leaves its name to the tools after it, as in `toolpact convert`. Returns the
+    /// positions of the tools whose name changed, for every export.
+    pub(crate) fn name_again(&mut self, failed: &[Vec<usize>]) -> Vec<usize> {
+        let mut changed = Vec::new();
+        for (slot, failed) in self.exports.iter_mut().zip(failed) {
+            if !failed.is_empty() {
+                changed.extend(slot.exporter.name_again(
                     self.catalog.tools(),
-                    slot.target,
-                    ExportOptions {
-                        strict: slot.strict,
-                    },
-                )
-                .ok()
-            })
-            .as_ref()
+                    &mut slot.names,
+                    failed,
+                ));
+            }
+        }
+        changed.sort_unstable();
+        changed.dedup();
+        changed
     }
 
-    /// The export to each configured target (and its strict variant, when `strict` is set),
-    /// in configuration order; a target the catalog cannot be exported to is left out.
-    pub fn exports(&self) -> Vec<TargetExport<'_>> {
-        self.slots
+    /// The tools in `range` as each configured export receives them, lowered now. Call
+    /// [`Context::name_tools`] first.
+    pub(crate) fn block(&self, range: Range<usize>) -> Block<'_> {
+        let exports = self
+            .exports
             .iter()
-            .filter_map(|slot| {
-                self.export_of(slot).map(|export| TargetExport {
+            .map(|slot| {
+                let mut lowered = Vec::with_capacity(range.len());
+                let mut left_out = Vec::new();
+                let mut failed = Vec::new();
+                for index in range.clone() {
+                    let (Some(entry), Some(named)) =
+                        (self.catalog.entries.get(index), slot.names.get(index))
+                    else {
+                        continue;
+                    };
+                    let named = match named {
+                        Ok(named) => named,
+                        Err(unrepresentable) => {
+                            left_out.push(unrepresentable.clone());
+                            continue;
+                        }
+                    };
+                    match slot.exporter.lower(&entry.tool, named) {
+                        Ok(item) => lowered.push((index, &entry.tool, named, item)),
+                        Err(unrepresentable) => {
+                            failed.push(index);
+                            left_out.push(unrepresentable);
+                        }
+                    }
+                }
+                BlockExport {
                     target: slot.target,
                     strict: slot.strict,
-                    export,
-                })
+                    lowered,
+                    left_out,
+                    failed,
+                }
             })
-            .collect()
+            .collect();
+        Block { range, exports }
     }
 
     /// The tools with their positions in the catalog.
@@ -126,5 +154,116 @@ impl<'a> Context<'a> {
     /// A rule option's value.
     pub fn option(&self, meta: &RuleMeta, name: &str) -> u64 {
         self.settings.option(meta, name)
+    }
+}
+
+/// `gemini`, or `anthropic (strict)`.
+pub fn export_label(target: Target, strict: bool) -> String {
+    if strict {
+        format!("{target} (strict)")
+    } else {
+        target.to_string()
+    }
+}
+
+/// A range of the catalog's tools as each configured export receives them. The engine
+/// lowers the catalog block by block and drops each block once the rules have read it, so
+/// that the exports of a large catalog are never all held at once.
+#[derive(Debug)]
+pub struct Block<'c> {
+    /// The tools' positions in the catalog.
+    pub range: Range<usize>,
+    /// One entry per configured export, in configuration order (as
+    /// [`Context::export_targets`]).
+    pub exports: Vec<BlockExport<'c>>,
+}
+
+/// The tools of a block as one export receives them.
+#[derive(Debug)]
+pub struct BlockExport<'c> {
+    /// The target.
+    pub target: Target,
+    /// Whether this is the strict variant.
+    pub strict: bool,
+    lowered: Vec<(usize, &'c Tool, &'c Named, Lowered)>,
+    left_out: Vec<Unrepresentable>,
+    /// The named tools whose lowering failed: they hold a name they should leave to the
+    /// tools after them (see [`Context::name_again`]).
+    pub(crate) failed: Vec<usize>,
+}
+
+impl BlockExport<'_> {
+    /// `gemini`, or `anthropic (strict)`.
+    pub fn label(&self) -> String {
+        export_label(self.target, self.strict)
+    }
+
+    /// The tools the target takes, in catalog order.
+    pub fn sent(&self) -> impl Iterator<Item = Sent<'_>> {
+        self.lowered
+            .iter()
+            .map(|(index, tool, named, lowered)| Sent {
+                index: *index,
+                tool,
+                name: &named.name,
+                item: &lowered.item,
+                target: self.target,
+            })
+    }
+
+    /// How many tools the target takes.
+    pub fn sent_count(&self) -> usize {
+        self.lowered.len()
+    }
+
+    /// What the target could not express of the tools it takes, in catalog order.
+    pub fn losses(&self) -> impl Iterator<Item = &Loss> {
+        self.lowered
+            .iter()
+            .flat_map(|(.., lowered)| &lowered.losses)
+    }
+
+    /// The tools the target cannot take, and why, in catalog order.
+    pub fn left_out(&self) -> &[Unrepresentable] {
+        &self.left_out
+    }
+}
+
+/// One tool as a target receives it.
+#[derive(Debug, Clone, Copy)]
+pub struct Sent<'a> {
+    /// The tool's position in the catalog.
+    pub index: usize,
+    /// The tool as written.
+    pub tool: &'a Tool,
+    /// The name the target sees (rewritten when the target's naming rule required it).
+    pub name: &'a str,
+    /// The tool's definition in the target's payload.
+    pub item: &'a Value,
+    target: Target,
+}
+
+impl<'a> Sent<'a> {
+    /// A field of the function definition (`function.<key>` for OpenAI Chat).
+    fn field(&self, key: &str) -> Option<&'a Value> {
+        match self.target {
+            Target::OpenAiChat => self.item.get("function")?.get(key),
+            _ => self.item.get(key),
+        }
+    }
+
+    /// The description the target receives.
+    pub fn description(&self) -> Option<&'a str> {
+        self.field("description").and_then(Value::as_str)
+    }
+
+    /// The input schema the target receives (`parameters`, `input_schema`, …), as lowered.
+    pub fn input_schema(&self) -> Option<&'a Value> {
+        self.field(match self.target {
+            Target::Mcp => "inputSchema",
+            Target::OpenAiResponses | Target::OpenAiChat | Target::Gemini => "parameters",
+            Target::Anthropic => "input_schema",
+            Target::GeminiJson => "parametersJsonSchema",
+        })
     }
 }

@@ -14,8 +14,8 @@ pub mod rule;
 pub mod rules;
 pub mod settings;
 
-pub use context::{Context, TargetExport};
-pub use rule::{Category, Rule, RuleMeta, Severity, Violation};
+pub use context::{Block, BlockExport, Context, Sent, export_label};
+pub use rule::{Category, Part, ReadsExports, Rule, RuleMeta, Severity, Violation};
 pub use settings::{Settings, SettingsError};
 
 use serde::Serialize;
@@ -160,51 +160,98 @@ fn summarize(findings: &[Finding]) -> Summary {
 /// more than it saves.
 const PARALLEL_FROM: usize = 256;
 
+/// How many tools are lowered together for the rules that read exports: enough that a block
+/// is worth a task, few enough that the lowered tools of a block stay small.
+const BLOCK: usize = 512;
+
+/// One piece of work of a check.
+enum Task {
+    /// Run the `n`th enabled rule that does not read exports.
+    Rule(usize),
+    /// Lower the `n`th block of tools and let every rule that reads exports look at it.
+    Block(usize),
+}
+
+/// What a worker made.
+enum Done {
+    Violations(usize, Vec<Violation>),
+    /// A block's parts, one per rule that reads exports, and for each export the named tools
+    /// whose lowering failed.
+    Parts(usize, Vec<Part>, Vec<Vec<usize>>),
+}
+
+/// Lowers the `n`th block and lets every rule that reads exports gather from it.
+fn gather_block(
+    cx: &Context<'_>,
+    readers: &[(usize, &dyn ReadsExports)],
+    n: usize,
+) -> (Vec<Part>, Vec<Vec<usize>>) {
+    let block = cx.block(n * BLOCK..((n + 1) * BLOCK).min(cx.catalog.len()));
+    let parts = readers
+        .iter()
+        .map(|(_, reader)| reader.gather(cx, &block))
+        .collect();
+    let failed = block.exports.into_iter().map(|e| e.failed).collect();
+    (parts, failed)
+}
+
 /// Runs every enabled rule over the catalog.
 ///
-/// Large catalogs are checked on as many threads as the machine has cores: first the exports
-/// the enabled rules read (one target per task), then the rules (one rule per task). The
+/// Large catalogs are checked on as many threads as the machine has cores. The rules that
+/// read exports see the catalog block by block: each block of tools is lowered for every
+/// configured target, read by those rules, and dropped, so that the exports of a large
+/// catalog are never held whole. The other rules run one per task beside the blocks. The
 /// findings are the same, in the same order, whatever the number of threads.
 pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
-    let cx = Context::new(catalog, settings);
+    let mut cx = Context::new(catalog, settings);
     let enabled: Vec<&dyn Rule> = rules::all()
         .iter()
         .copied()
         .filter(|rule| settings.is_enabled(rule.meta()))
         .collect();
-    let exports = if enabled.iter().any(|rule| rule.uses_exports()) {
-        cx.export_count()
-    } else {
-        0
-    };
-    let tasks = exports + enabled.len();
+    let readers: Vec<(usize, &dyn ReadsExports)> = enabled
+        .iter()
+        .enumerate()
+        .filter_map(|(i, rule)| rule.reads_exports().map(|reader| (i, reader)))
+        .collect();
+    // The longest tasks first, so that the blocks fill in around them.
+    let mut tasks: Vec<Task> = (0..enabled.len())
+        .filter(|&i| enabled[i].reads_exports().is_none())
+        .map(Task::Rule)
+        .collect();
+    if !readers.is_empty() {
+        tasks.extend((0..catalog.len().div_ceil(BLOCK)).map(Task::Block));
+    }
     let threads = if catalog.len() < PARALLEL_FROM {
         1
     } else {
         std::thread::available_parallelism()
             .map_or(1, std::num::NonZero::get)
-            .min(tasks)
+            .min(tasks.len())
             .max(1)
     };
+    if !readers.is_empty() {
+        cx.name_tools(threads);
+    }
     let next = AtomicUsize::new(0);
     let work = || {
         let mut done = Vec::new();
-        loop {
-            let task = next.fetch_add(1, Ordering::Relaxed);
-            if task >= tasks {
-                return done;
+        while let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) {
+            match *task {
+                Task::Rule(rule) => {
+                    let mut violations = Vec::new();
+                    enabled[rule].check(&cx, &mut violations);
+                    done.push(Done::Violations(rule, violations));
+                }
+                Task::Block(n) => {
+                    let (parts, failed) = gather_block(&cx, &readers, n);
+                    done.push(Done::Parts(n, parts, failed));
+                }
             }
-            if task < exports {
-                cx.prepare_export(task);
-                continue;
-            }
-            let rule = task - exports;
-            let mut violations = Vec::new();
-            enabled[rule].check(&cx, &mut violations);
-            done.push((rule, violations));
         }
+        done
     };
-    let mut results: Vec<(usize, Vec<Violation>)> = if threads == 1 {
+    let done: Vec<Done> = if threads == 1 {
         work()
     } else {
         std::thread::scope(|scope| {
@@ -221,11 +268,54 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
             all
         })
     };
+    let mut results: Vec<(usize, Vec<Violation>)> = Vec::new();
+    let mut blocks: Vec<(usize, Vec<Part>)> = Vec::new();
+    let mut failed: Vec<Vec<usize>> = cx.export_targets().map(|_| Vec::new()).collect();
+    for done in done {
+        match done {
+            Done::Violations(rule, violations) => results.push((rule, violations)),
+            Done::Parts(n, parts, failed_in_block) => {
+                blocks.push((n, parts));
+                for (all, some) in failed.iter_mut().zip(failed_in_block) {
+                    all.extend(some);
+                }
+            }
+        }
+    }
+    blocks.sort_by_key(|(n, _)| *n);
+    if failed.iter().any(|f| !f.is_empty()) {
+        // Rare: a tool named before it was found to fail lowering kept a name from a tool
+        // after it. Name again, and read again the blocks whose names changed.
+        failed.iter_mut().for_each(|f| f.sort_unstable());
+        let mut changed: Vec<usize> = cx
+            .name_again(&failed)
+            .into_iter()
+            .map(|tool| tool / BLOCK)
+            .collect();
+        changed.dedup();
+        for n in changed {
+            if let Some((_, parts)) = blocks.get_mut(n) {
+                *parts = gather_block(&cx, &readers, n).0;
+            }
+        }
+    }
+    // Each reader's parts, in catalog order.
+    let mut parts: Vec<Vec<Part>> = readers.iter().map(|_| Vec::new()).collect();
+    for (_, block) in blocks {
+        for (of_reader, part) in parts.iter_mut().zip(block) {
+            of_reader.push(part);
+        }
+    }
+    for ((rule, reader), parts) in readers.iter().zip(parts) {
+        let mut violations = Vec::new();
+        reader.report(&cx, parts, &mut violations);
+        results.push((*rule, violations));
+    }
     results.sort_by_key(|(rule, _)| *rule);
     let findings = if threads == 1 {
         findings_of(catalog, settings, &enabled, results)
     } else {
-        // The exports of a large catalog take a while to free: free them beside the work
+        // The names of a large catalog take a while to free: free them beside the work
         // that is left.
         std::thread::scope(|scope| {
             scope.spawn(move || drop(cx));
@@ -273,6 +363,162 @@ fn findings_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::message::thousands;
+    use serde_json::json;
+    use toolpact::Tool;
+
+    /// Tools that the export-reading rules each have something to say about.
+    fn varied_tool(i: usize) -> Tool {
+        let object = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+        match i % 5 {
+            // Renamed by OpenAI, Anthropic and Gemini.
+            0 => Tool::new(format!("weather.get_{i}"), "Gets the weather.", object),
+            // Left out by every target.
+            1 => Tool::new(
+                format!("broken_{i}"),
+                "Takes a list.",
+                json!({"type": "array"}),
+            ),
+            // A free-form object and `additionalProperties` Gemini cannot take.
+            2 => Tool::new(
+                format!("filter_{i}"),
+                "Filters the orders.",
+                json!({"type": "object", "properties": {"filter": {"type": "object"}},
+                       "additionalProperties": false}),
+            ),
+            // Over OpenAI's description cap.
+            3 => Tool::new(format!("long_{i}"), "Lists the orders. ".repeat(80), object),
+            _ => Tool::new(
+                format!("plain_{i}"),
+                "Gets the forecast for a city.",
+                object,
+            ),
+        }
+    }
+
+    fn export_settings() -> Settings {
+        let mut settings = Settings::from_toml(
+            "strict = true\n[rules.catalog-tokens]\nmax-tool-tokens = 0\n",
+            "toolpact.toml",
+        )
+        .unwrap();
+        let readers: Vec<String> = rules::all()
+            .iter()
+            .filter(|rule| rule.reads_exports().is_some())
+            .map(|rule| rule.meta().code.to_owned())
+            .collect();
+        settings.select(readers).unwrap();
+        settings
+    }
+
+    /// The findings about one tool, without where it sits in the catalog.
+    fn about(report: &Report, index: usize) -> Vec<(&'static str, String, String)> {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.tool_index == Some(index))
+            .map(|f| (f.code, f.pointer.clone(), f.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_tool_that_fails_lowering_leaves_its_name_as_convert_does() {
+        let mut settings = export_settings();
+        settings.select(vec!["TP301".to_owned()]).unwrap();
+        let mut tools: Vec<Tool> = (0..2 * BLOCK).map(varied_tool).collect();
+        // Named first, and only found unfit for strict mode when lowered, in the first
+        // block; the tool that gets its name once it is left out, in the second.
+        let broken = json!({"type": "object", "properties": {"a": false}});
+        tools[7] = Tool::new("dup.name", "Broken in strict mode.", broken);
+        tools[BLOCK + 3] = Tool::new("dup_name", "Fine.", json!({"type": "object"}));
+        let catalog: Catalog = tools.into_iter().collect();
+        let report = check(&catalog, &settings);
+        let mut expected = Vec::new();
+        let cx = Context::new(&catalog, &settings);
+        for (target, strict) in cx.export_targets() {
+            let options = toolpact::ExportOptions { strict };
+            let export = toolpact::export(catalog.tools(), target, options).unwrap();
+            let label = export_label(target, strict);
+            for left in export.report.left_out {
+                let message = format!("{label} cannot take this tool: {}", left.reason);
+                expected.push((left.index, left.pointer, message));
+            }
+        }
+        let mut found: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (f.tool_index.unwrap(), f.pointer.clone(), f.message.clone()))
+            .collect();
+        expected.sort();
+        found.sort();
+        assert_eq!(found, expected);
+        assert!(
+            found
+                .iter()
+                .any(|(i, _, m)| *i == 7 && m.contains("strict mode form"))
+        );
+        // Strict OpenAI takes it under its own name; the other targets, which take the
+        // first tool, refuse the second for the name.
+        let second: Vec<&str> = found
+            .iter()
+            .filter(|(i, ..)| *i == BLOCK + 3)
+            .map(|(.., m)| m.as_str())
+            .collect();
+        assert!(
+            !second.iter().any(|m| m.contains("(strict)")),
+            "{second:#?}"
+        );
+        assert!(
+            !second.is_empty() && second.iter().all(|m| m.contains("collides")),
+            "{second:#?}"
+        );
+    }
+
+    #[test]
+    fn a_large_catalog_read_block_by_block_gets_each_tools_findings_as_if_checked_alone() {
+        let settings = export_settings();
+        let tools = 3 * BLOCK + 7;
+        let catalog: Catalog = (0..tools).map(varied_tool).collect();
+        let report = check(&catalog, &settings);
+        assert_eq!(report, check(&catalog, &settings), "the same on every run");
+        let edges = [
+            0,
+            1,
+            BLOCK - 1,
+            BLOCK,
+            BLOCK + 1,
+            2 * BLOCK,
+            3 * BLOCK,
+            tools - 1,
+        ];
+        for index in edges.into_iter().chain(0..10) {
+            let alone: Catalog = std::iter::once(varied_tool(index)).collect();
+            let expected = about(&check(&alone, &settings), 0);
+            assert!(!expected.is_empty(), "tool {index} has findings");
+            assert_eq!(about(&report, index), expected, "tool {index}");
+        }
+        let about_catalog: Vec<&str> = report
+            .findings
+            .iter()
+            .filter(|f| f.tool_index.is_none())
+            .map(|f| f.message.as_str())
+            .collect();
+        let count = |needle: &str| about_catalog.iter().filter(|m| m.contains(needle)).count();
+        // Every target but MCP renames one tool in five, and every target leaves one in five
+        // out: the counts add up over the blocks.
+        let sent = thousands(tools - tools.div_ceil(5));
+        assert_eq!(
+            count(&format!("sends {sent} tools")),
+            2,
+            "{about_catalog:#?}"
+        );
+        assert_eq!(count(&format!("sends {sent} function declarations")), 1);
+        assert_eq!(count(&format!("marks all {sent} tools strict")), 1);
+        assert_eq!(
+            count(&format!("the catalog of {} tools", thousands(tools))),
+            1
+        );
+    }
 
     #[test]
     fn findings_outside_the_rules_never_share_a_code_or_name_with_a_rule() {

@@ -1,8 +1,9 @@
 //! What a rule is: its metadata (code, name, category, default severity, documentation,
 //! options) and the check it runs over a catalog.
 
-use crate::context::Context;
+use crate::context::{Block, Context};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::fmt;
 
 /// How serious a finding is.
@@ -147,14 +148,63 @@ pub struct Violation {
 pub trait Rule: Send + Sync {
     /// The rule's metadata.
     fn meta(&self) -> &'static RuleMeta;
-    /// Whether the rule reads [`Context::exports`], so that the exports can be made ahead,
-    /// in parallel, when it is enabled. A rule that reads them without saying so still gets
-    /// them, only later.
-    fn uses_exports(&self) -> bool {
-        false
+    /// Reports every violation in the catalog. A rule that reads exports reports through
+    /// [`Rule::reads_exports`] instead, and leaves this empty.
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+        let _ = (cx, out);
     }
-    /// Reports every violation in the catalog.
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>);
+    /// For a rule about what the targets receive: how it reads the exports.
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        None
+    }
+}
+
+/// What a rule keeps of one block of tools, for [`ReadsExports::report`].
+pub type Part = Box<dyn Any + Send>;
+
+/// A rule that reads the catalog as each configured target receives it.
+///
+/// The engine lowers the catalog block by block (with the passes `toolpact convert` runs),
+/// hands each [`Block`] to [`ReadsExports::gather`] — on several threads for a large
+/// catalog — and drops it; [`ReadsExports::report`] then gets what was gathered, in catalog
+/// order.
+pub trait ReadsExports: Sync {
+    /// Looks at one block of tools.
+    fn gather(&self, cx: &Context<'_>, block: &Block<'_>) -> Part;
+    /// Reports from the parts of every block, in catalog order.
+    fn report(&self, cx: &Context<'_>, parts: Vec<Part>, out: &mut Vec<Violation>);
+}
+
+/// A rule about what the targets receive whose findings are each about one tool: it
+/// reports block by block, and its report is the blocks' findings in order.
+pub(crate) trait ChecksBlocks: Sync {
+    /// Reports the violations of the tools in `block`.
+    fn check_block(&self, cx: &Context<'_>, block: &Block<'_>, out: &mut Vec<Violation>);
+}
+
+impl<T: ChecksBlocks> ReadsExports for T {
+    fn gather(&self, cx: &Context<'_>, block: &Block<'_>) -> Part {
+        let mut violations = Vec::new();
+        self.check_block(cx, block, &mut violations);
+        Box::new(violations)
+    }
+
+    fn report(&self, _cx: &Context<'_>, parts: Vec<Part>, out: &mut Vec<Violation>) {
+        concat_violations(parts, out);
+    }
+}
+
+/// The parts of rules whose parts are violations, in order. A part of another type (a bug)
+/// is skipped.
+pub(crate) fn concat_violations(parts: Vec<Part>, out: &mut Vec<Violation>) {
+    out.extend(parts_of::<Vec<Violation>>(parts).flatten());
+}
+
+/// The parts as the type the rule gathered. A part of another type (a bug) is skipped.
+pub(crate) fn parts_of<T: 'static>(parts: Vec<Part>) -> impl Iterator<Item = T> {
+    parts
+        .into_iter()
+        .filter_map(|part| part.downcast::<T>().ok().map(|part| *part))
 }
 
 /// Declares a rule type with its metadata; the doc comment becomes the documentation that

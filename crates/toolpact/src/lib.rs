@@ -59,7 +59,9 @@ pub use request::{
 };
 pub use response::{Reply, ResponseError, Skipped, StopKind, StopReason, read_response};
 pub use result::{Content, ToolResult};
-pub use target::{Export, ExportError, ExportOptions, NameMap, Target, export};
+pub use target::{
+    Export, ExportError, ExportOptions, Exporter, Lowered, NameMap, Named, Target, export,
+};
 pub use tool::{Annotations, Icon, Tool};
 pub use typed::{
     Json, ToolOutput, TypedHandler, TypedTool, TypedToolError, Unstructured, schema_for, tool_of,

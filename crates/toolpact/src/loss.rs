@@ -119,6 +119,15 @@ impl<'a> LossLog<'a> {
         }
     }
 
+    /// A log that already holds `loss` (the rewrite of the tool's name, made before).
+    pub(crate) fn starting_with(tool: &'a str, index: usize, loss: Option<Loss>) -> Self {
+        LossLog {
+            tool,
+            index,
+            losses: loss.into_iter().collect(),
+        }
+    }
+
     pub(crate) fn push(&mut self, pointer: &str, kind: LossKind, message: impl Into<String>) {
         let message = message.into();
         if self

@@ -217,3 +217,103 @@ fn strict_is_refused_where_the_target_has_none() {
         assert!(err.to_string().contains("has no strict mode"));
     }
 }
+
+#[test]
+fn a_tool_left_out_never_holds_a_name() {
+    let tools: Catalog = [
+        toolpact::Tool::new("admin.list", "List admins.", json!({"type": "array"})),
+        toolpact::Tool::new("admin_list", "List admins.", json!({"type": "object"})),
+    ]
+    .into_iter()
+    .collect();
+    let export = export(
+        tools.tools(),
+        Target::OpenAiResponses,
+        ExportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(export.report.left_out.len(), 1);
+    assert_eq!(export.report.left_out[0].tool, "admin.list");
+    assert!(
+        export.report.left_out[0]
+            .reason
+            .contains("of type \"object\"")
+    );
+    assert_eq!(export.payload[0]["name"], "admin_list");
+    assert_eq!(export.names.original("admin_list"), Some("admin_list"));
+}
+
+#[test]
+fn tools_lowered_one_by_one_in_any_order_are_what_export_sends() {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/lowering"
+    ));
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut tools: Vec<toolpact::Tool> = files
+        .iter()
+        .flat_map(|path| read(path).tools().cloned().collect::<Vec<_>>())
+        .collect();
+    assert!(tools.len() > 10, "{} tools", tools.len());
+    // Named first, then left out when lowered: its name is free for the tool after it.
+    let broken = json!({"type": "object", "properties": {"a": false}});
+    tools.insert(3, toolpact::Tool::new("dup.name", "Broken.", broken));
+    tools.push(toolpact::Tool::new(
+        "dup_name",
+        "Fine.",
+        json!({"type": "object"}),
+    ));
+    let openai = export(&tools, Target::OpenAiChat, ExportOptions { strict: true }).unwrap();
+    assert!(openai.report.left_out.iter().any(|u| u.tool == "dup.name"));
+    assert_eq!(openai.names.original("dup_name"), Some("dup_name"));
+    for (target, strict) in variants() {
+        let options = ExportOptions { strict };
+        let whole = export(&tools, target, options).unwrap();
+        let mut exporter = toolpact::Exporter::new(target, options).unwrap();
+        let mut names = exporter.name_all(&tools);
+        // Lowered last tool first: each tool's lowering depends on no other.
+        let lower_all = |exporter: &toolpact::Exporter, names: &[Result<_, _>]| {
+            let mut lowered: Vec<_> = tools
+                .iter()
+                .zip(names)
+                .rev()
+                .map(|(tool, named)| match named {
+                    Ok(named) => exporter.lower(tool, named),
+                    Err(left_out) => Err(toolpact::Unrepresentable::clone(left_out)),
+                })
+                .collect();
+            lowered.reverse();
+            lowered
+        };
+        let mut lowered = lower_all(&exporter, &names);
+        let failed: Vec<usize> = (0..tools.len())
+            .filter(|&i| names[i].is_ok() && lowered[i].is_err())
+            .collect();
+        if !failed.is_empty() {
+            exporter.name_again(&tools, &mut names, &failed);
+            lowered = lower_all(&exporter, &names);
+        }
+        let mut report = toolpact::LossReport::default();
+        let mut items = Vec::new();
+        for one in lowered {
+            match one {
+                Ok(one) => {
+                    report.losses.extend(one.losses);
+                    items.push(one.item);
+                }
+                Err(left_out) => report.left_out.push(left_out),
+            }
+        }
+        assert_eq!(
+            exporter.finish(items, report),
+            whole,
+            "{}",
+            label(target, strict)
+        );
+    }
+}

@@ -4,8 +4,7 @@
 //! What several categories need lives beside them, once: `words` (identifier and text
 //! words, stems), `phrases` (phrase patterns over words and sentences), `schema` (walks
 //! over a tool's schemas, and views of one schema or property), `texts` (the texts of a
-//! tool the model reads), `exported` (what an export sent, tool by tool) and `message` (how
-//! findings write numbers and lists).
+//! tool the model reads) and `message` (how findings write numbers and lists).
 
 mod description;
 mod design;
@@ -14,8 +13,7 @@ mod security;
 mod size;
 mod structure;
 
-mod exported;
-mod message;
+pub(crate) mod message;
 mod phrases;
 mod schema;
 mod texts;

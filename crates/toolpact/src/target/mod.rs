@@ -11,7 +11,7 @@ pub mod gemini;
 pub mod mcp;
 pub mod openai;
 
-use crate::loss::{LossKind, LossLog, LossReport, Unrepresentable};
+use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
 use crate::name::NameRule;
 use crate::tool::Tool;
 use serde::Serialize;
@@ -69,6 +69,17 @@ impl Target {
             self,
             Target::OpenAiResponses | Target::OpenAiChat | Target::Anthropic
         )
+    }
+
+    /// The provider's name, as messages about its limits say it (`Gemini` for both Gemini
+    /// targets).
+    fn vendor(self) -> &'static str {
+        match self {
+            Target::Mcp => "MCP",
+            Target::OpenAiResponses | Target::OpenAiChat => "OpenAI",
+            Target::Anthropic => "Anthropic",
+            Target::Gemini | Target::GeminiJson => "Gemini",
+        }
     }
 
     /// The naming rule tool names must meet for this target.
@@ -166,6 +177,12 @@ impl NameMap {
         self.exported_to_original.insert(exported, original);
     }
 
+    /// Forgets that `original` was exported as `exported`.
+    fn remove(&mut self, exported: &str, original: &str) {
+        self.exported_to_original.remove(exported);
+        self.original_to_exported.remove(original);
+    }
+
     /// Pairs `(exported, original)` where the two differ, sorted by exported name.
     pub fn renamed(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut pairs: Vec<(&str, &str)> = self
@@ -205,52 +222,201 @@ pub struct Export {
 /// Exports `tools` to `target`.
 ///
 /// Fails only when the options do not fit the target; a tool the target cannot represent is
-/// left out and listed in [`LossReport::left_out`].
+/// left out and listed in [`LossReport::left_out`]. Built on [`Exporter`].
 pub fn export<'t>(
     tools: impl IntoIterator<Item = &'t Tool>,
     target: Target,
     options: ExportOptions,
 ) -> Result<Export, ExportError> {
-    if options.strict && !target.has_strict_mode() {
-        return Err(ExportError::NoStrictMode(target));
-    }
-    let rule = target.name_rule();
+    let mut exporter = Exporter::new(target, options)?;
     let mut report = LossReport::default();
-    let mut names = NameMap::default();
-    let mut lowered = Vec::new();
-    for (index, tool) in tools.into_iter().enumerate() {
-        let mut log = LossLog::new(&tool.name, index);
-        let result = export_name(tool, rule, &names, &mut log).and_then(|name| {
-            let value = match target {
-                Target::Mcp => mcp::lower(tool, &name, &mut log),
-                Target::OpenAiResponses => openai::lower_responses(tool, &name, options, &mut log),
-                Target::OpenAiChat => openai::lower_chat(tool, &name, options, &mut log),
-                Target::Anthropic => anthropic::lower(tool, &name, options, &mut log),
-                Target::Gemini => gemini::lower(tool, &name, &mut log),
-                Target::GeminiJson => gemini::lower_json(tool, &name, &mut log),
-            }?;
-            Ok((name, value))
+    let mut items = Vec::new();
+    for tool in tools {
+        let lowered = exporter.name(tool).and_then(|named| {
+            exporter
+                .lower(tool, &named)
+                .inspect_err(|_| exporter.release(tool, &named))
         });
-        match result {
-            Ok((name, value)) => {
-                names.insert(name, tool.name.clone());
-                report.losses.extend(log.into_losses());
-                lowered.push(value);
+        match lowered {
+            Ok(lowered) => {
+                report.losses.extend(lowered.losses);
+                items.push(lowered.item);
             }
             Err(unrepresentable) => report.left_out.push(unrepresentable),
         }
     }
-    let payload = match target {
-        Target::Mcp => mcp::wrap(lowered),
-        Target::OpenAiResponses | Target::OpenAiChat | Target::Anthropic => Value::Array(lowered),
-        Target::Gemini | Target::GeminiJson => gemini::wrap(lowered),
-    };
-    Ok(Export {
-        target,
-        payload,
-        report,
-        names,
-    })
+    Ok(exporter.finish(items, report))
+}
+
+/// A tool named for a target by [`Exporter::name`], ready for [`Exporter::lower`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Named {
+    /// The tool's position among the tools named so far.
+    pub index: usize,
+    /// The name the target sees: the tool's own, or the rewrite its naming rule required.
+    pub name: String,
+    /// The rewrite of the name, when there was one.
+    renamed: Option<Loss>,
+}
+
+/// One tool as the target receives it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lowered {
+    /// The tool's definition in the target's payload.
+    pub item: Value,
+    /// What the target could not express of the tool (a rewritten name included).
+    pub losses: Vec<Loss>,
+}
+
+/// Exports tools one at a time, in two steps.
+///
+/// [`Exporter::name`] takes the tools in order and gives each a name the target accepts and
+/// no earlier tool holds; it leaves out the tools no target can take (no name, or an input
+/// schema that is not an object). [`Exporter::lower`] then turns a named tool into the
+/// target's payload item, independently of the other tools: a caller may lower on several
+/// threads, or look at each item and drop it rather than hold the payload of a whole
+/// catalog. [`Exporter::finish`] wraps the items in the target's envelope. [`export`] is
+/// these steps, tool by tool.
+///
+/// A tool whose lowering fails is left out, and should not keep its name from a later tool:
+/// [`Exporter::release`] frees it. A caller that names every tool before lowering any must
+/// name again after a failure for the names to be those [`export`] gives.
+#[derive(Debug, Clone)]
+pub struct Exporter {
+    target: Target,
+    options: ExportOptions,
+    rule: NameRule,
+    names: NameMap,
+    next: usize,
+}
+
+impl Exporter {
+    /// An exporter to `target`; fails when the options do not fit the target.
+    pub fn new(target: Target, options: ExportOptions) -> Result<Exporter, ExportError> {
+        if options.strict && !target.has_strict_mode() {
+            return Err(ExportError::NoStrictMode(target));
+        }
+        Ok(Exporter {
+            target,
+            options,
+            rule: target.name_rule(),
+            names: NameMap::default(),
+            next: 0,
+        })
+    }
+
+    /// The target.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// Names the next tool, or says why the target cannot take it (an empty name, a name
+    /// that collides once rewritten, an input schema that is not an object).
+    pub fn name(&mut self, tool: &Tool) -> Result<Named, Unrepresentable> {
+        let index = self.next;
+        self.next += 1;
+        let mut log = LossLog::new(&tool.name, index);
+        let name = export_name(tool, self.rule, &self.names, &mut log)?;
+        require_object_root(tool, self.target.vendor(), &log)?;
+        self.names.insert(name.clone(), tool.name.clone());
+        Ok(Named {
+            index,
+            name,
+            renamed: log.into_losses().pop(),
+        })
+    }
+
+    /// Lowers `tool`, named by [`Exporter::name`] as `named`, into the target's payload item.
+    pub fn lower(&self, tool: &Tool, named: &Named) -> Result<Lowered, Unrepresentable> {
+        let mut log = LossLog::starting_with(&tool.name, named.index, named.renamed.clone());
+        let name = named.name.as_str();
+        let options = self.options;
+        let item = match self.target {
+            Target::Mcp => mcp::lower(tool, name, &mut log),
+            Target::OpenAiResponses => openai::lower_responses(tool, name, options, &mut log),
+            Target::OpenAiChat => openai::lower_chat(tool, name, options, &mut log),
+            Target::Anthropic => anthropic::lower(tool, name, options, &mut log),
+            Target::Gemini => gemini::lower(tool, name, &mut log),
+            Target::GeminiJson => gemini::lower_json(tool, name, &mut log),
+        }?;
+        Ok(Lowered {
+            item,
+            losses: log.into_losses(),
+        })
+    }
+
+    /// Names every tool of `tools`, in order: each tool's name, or why the target cannot
+    /// take it.
+    pub fn name_all<'t>(
+        &mut self,
+        tools: impl IntoIterator<Item = &'t Tool>,
+    ) -> Vec<Result<Named, Unrepresentable>> {
+        tools.into_iter().map(|tool| self.name(tool)).collect()
+    }
+
+    /// Names `tools` again from the start, after lowering them (in any order) found that
+    /// the tools at the positions `failed` cannot be lowered, so that the names are those
+    /// [`export`] gives: a failed tool leaves its name to the tools after it. `names` holds
+    /// what [`Exporter::name_all`] gave for the same tools, and is updated; the positions
+    /// whose result changed are returned. A tool named now that was not named before is
+    /// lowered here, to learn whether it fails too.
+    pub fn name_again<'t>(
+        &mut self,
+        tools: impl IntoIterator<Item = &'t Tool>,
+        names: &mut [Result<Named, Unrepresentable>],
+        failed: &[usize],
+    ) -> Vec<usize> {
+        let mut fresh = Exporter {
+            names: NameMap::default(),
+            next: 0,
+            ..self.clone()
+        };
+        let mut changed = Vec::new();
+        for ((index, tool), before) in tools.into_iter().enumerate().zip(names.iter_mut()) {
+            let now = fresh.name(tool);
+            if let Ok(named) = &now
+                && (failed.contains(&index) || before.is_err())
+                && fresh.lower(tool, named).is_err()
+            {
+                fresh.release(tool, named);
+            }
+            if now != *before {
+                changed.push(index);
+                *before = now;
+            }
+        }
+        *self = fresh;
+        changed
+    }
+
+    /// Frees the name of `tool`, named as `named`, when it is not sent after all (its
+    /// lowering failed), so that a tool named later may take it.
+    pub fn release(&mut self, tool: &Tool, named: &Named) {
+        if self.names.original(&named.name) == Some(tool.name.as_str()) {
+            self.names.remove(&named.name, &tool.name);
+        }
+    }
+
+    /// The names given so far, mapped to the tools' original names.
+    pub fn names(&self) -> &NameMap {
+        &self.names
+    }
+
+    /// The export of the lowered `items`, in the order they were named, with the loss
+    /// `report` of all the tools.
+    pub fn finish(self, items: Vec<Value>, report: LossReport) -> Export {
+        let payload = match self.target {
+            Target::Mcp => mcp::wrap(items),
+            Target::OpenAiResponses | Target::OpenAiChat | Target::Anthropic => Value::Array(items),
+            Target::Gemini | Target::GeminiJson => gemini::wrap(items),
+        };
+        Export {
+            target: self.target,
+            payload,
+            report,
+            names: self.names,
+        }
+    }
 }
 
 fn export_name(

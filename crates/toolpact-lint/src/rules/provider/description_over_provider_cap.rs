@@ -1,9 +1,8 @@
 //! TP305: tool descriptions longer than a configured target takes or shows.
 
 use super::lowered::ByTarget;
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::exported::sent;
+use crate::context::{Block, Context};
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::message::thousands;
 use toolpact::Target;
 
@@ -63,19 +62,21 @@ impl Rule for DescriptionOverProviderCap {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+impl ChecksBlocks for DescriptionOverProviderCap {
+    fn check_block(&self, _cx: &Context<'_>, block: &Block<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in &cx.exports() {
+        for export in &block.exports {
             let (cap, max) = match export.target {
                 Target::OpenAiChat | Target::OpenAiResponses => (Cap::OpenAi, OPENAI_CHAT),
                 Target::Anthropic | Target::Mcp => (Cap::ClaudeCode, CLAUDE_CODE),
                 Target::Gemini | Target::GeminiJson => continue,
             };
-            for tool in sent(cx, export) {
+            for tool in export.sent() {
                 let len = tool.description().map_or(0, |d| d.chars().count());
                 if len > max {
                     found.add((tool.index, cap, len), export.target);

@@ -1,9 +1,8 @@
 //! TP309: objects that reach Gemini `parameters` with no properties (free-form maps).
 
 use super::lowered::{ByTarget, locate};
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::exported::sent;
+use crate::context::{Block, Context};
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::walk;
 use serde_json::Value;
 use toolpact::Target;
@@ -55,14 +54,16 @@ impl Rule for FreeFormObjectForGemini {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+impl ChecksBlocks for FreeFormObjectForGemini {
+    fn check_block(&self, _cx: &Context<'_>, block: &Block<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in cx.exports().iter().filter(|e| e.target == Target::Gemini) {
-            for tool in sent(cx, export) {
+        for export in block.exports.iter().filter(|e| e.target == Target::Gemini) {
+            for tool in export.sent() {
                 let Some(parameters) = tool.input_schema() else {
                     continue;
                 };

@@ -2,12 +2,41 @@
 //! ([`crate::rules::exported`]): pointers from a lowered schema back into the tool as
 //! written, and findings that several targets share.
 
+use crate::context::{Block, BlockExport, Context};
+use crate::rule::{Part, parts_of};
 use crate::rules::message::join;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::Hash;
 use toolpact::schema::{MAX_DEPTH, child_pointer, resolve_local_ref};
 use toolpact::{Target, Tool};
+
+/// How many tools each export of `block` sends, in configuration order: the part of a rule
+/// about how many tools a request carries.
+pub(crate) fn gather_sent_counts(block: &Block<'_>) -> Part {
+    Box::new(
+        block
+            .exports
+            .iter()
+            .map(BlockExport::sent_count)
+            .collect::<Vec<usize>>(),
+    )
+}
+
+/// How many tools each export sends over the whole catalog, with its target and whether it
+/// is the strict variant, from the parts [`gather_sent_counts`] made.
+pub(crate) fn sent_counts(cx: &Context<'_>, parts: Vec<Part>) -> Vec<(Target, bool, usize)> {
+    let mut counts: Vec<(Target, bool, usize)> = cx
+        .export_targets()
+        .map(|(target, strict)| (target, strict, 0))
+        .collect();
+    for part in parts_of::<Vec<usize>>(parts) {
+        for ((.., total), n) in counts.iter_mut().zip(part) {
+            *total += n;
+        }
+    }
+    counts
+}
 
 /// Maps a pointer into a lowered input schema (relative to its root, `""` for the root) to a
 /// pointer into the tool as written (`/inputSchema/…`), so that the finding lands on the

@@ -1,9 +1,8 @@
 //! TP307: more tools up front than OpenAI advises.
 
-use super::lowered::ByTarget;
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::exported::sent;
+use super::lowered::{ByTarget, gather_sent_counts, sent_counts};
+use crate::context::{Block, Context};
+use crate::rule::{Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule};
 use crate::rules::message::thousands;
 use toolpact::Target;
 
@@ -48,20 +47,25 @@ impl Rule for ManyToolsUpFront {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
+    }
+}
+
+impl ReadsExports for ManyToolsUpFront {
+    fn gather(&self, _cx: &Context<'_>, block: &Block<'_>) -> Part {
+        gather_sent_counts(block)
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn report(&self, cx: &Context<'_>, parts: Vec<Part>, out: &mut Vec<Violation>) {
         let max = usize::try_from(cx.option(&Self::META, "max")).unwrap_or(usize::MAX);
         let mut found = ByTarget::new();
-        for export in cx.exports().iter().filter(|e| !e.strict) {
-            if !matches!(export.target, Target::OpenAiResponses | Target::OpenAiChat) {
+        for (target, strict, count) in sent_counts(cx, parts) {
+            if strict || !matches!(target, Target::OpenAiResponses | Target::OpenAiChat) {
                 continue;
             }
-            let count = sent(cx, export).len();
             if count > max {
-                found.add(count, export.target);
+                found.add(count, target);
             }
         }
         for (count, targets) in found.into_entries() {

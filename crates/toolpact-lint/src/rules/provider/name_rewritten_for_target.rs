@@ -1,9 +1,8 @@
 //! TP304: tool names a target receives rewritten, and names older Claude clients refuse.
 
 use super::lowered::ByTarget;
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::exported::sent;
+use crate::context::{Block, Context};
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 use toolpact::Target;
 use toolpact::name::ANTHROPIC_LEGACY;
 
@@ -64,15 +63,17 @@ impl Rule for NameRewrittenForTarget {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+impl ChecksBlocks for NameRewrittenForTarget {
+    fn check_block(&self, cx: &Context<'_>, block: &Block<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in &cx.exports() {
+        for export in &block.exports {
             let rule = export.target.name_rule();
-            for tool in sent(cx, export) {
+            for tool in export.sent() {
                 if tool.name != tool.tool.name {
                     let problem = rule
                         .check(&tool.tool.name)

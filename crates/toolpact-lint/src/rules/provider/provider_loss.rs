@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Block, Context};
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 use toolpact::{Loss, LossKind};
 
 declare_rule! {
@@ -61,20 +61,16 @@ impl Rule for ProviderLoss {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for export in &cx.exports() {
+impl ChecksBlocks for ProviderLoss {
+    fn check_block(&self, _cx: &Context<'_>, block: &Block<'_>, out: &mut Vec<Violation>) {
+        for export in &block.exports {
             let target = export.label();
-            for loss in export
-                .export
-                .report
-                .losses
-                .iter()
-                .filter(|l| affects_the_model(l))
-            {
+            for loss in export.losses().filter(|l| affects_the_model(l)) {
                 out.push(Violation {
                     tool: Some(loss.index),
                     pointer: loss.pointer.clone(),

@@ -2,8 +2,8 @@
 //! or ignore it.
 
 use super::lowered::ByTarget;
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Block, Context};
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 use toolpact::LossKind;
 use toolpact::name::GEMINI_PARAMETER;
 
@@ -52,14 +52,16 @@ impl Rule for ProviderMayReject {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+impl ChecksBlocks for ProviderMayReject {
+    fn check_block(&self, _cx: &Context<'_>, block: &Block<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in &cx.exports() {
-            for loss in &export.export.report.losses {
+        for export in &block.exports {
+            for loss in export.losses() {
                 if loss.kind == LossKind::Kept {
                     found.add(
                         (loss.index, loss.pointer.clone(), loss.message.clone()),

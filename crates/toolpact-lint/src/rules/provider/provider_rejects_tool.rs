@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Block, Context};
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -34,14 +34,16 @@ impl Rule for ProviderRejectsTool {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for export in &cx.exports() {
+impl ChecksBlocks for ProviderRejectsTool {
+    fn check_block(&self, _cx: &Context<'_>, block: &Block<'_>, out: &mut Vec<Violation>) {
+        for export in &block.exports {
             let target = export.label();
-            for left in &export.export.report.left_out {
+            for left in export.left_out() {
                 out.push(Violation {
                     tool: Some(left.index),
                     pointer: left.pointer.clone(),

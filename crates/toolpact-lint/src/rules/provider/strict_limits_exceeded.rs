@@ -2,9 +2,8 @@
 //! counted on the schemas the strict exports send.
 
 use super::lowered::{ByTarget, locate};
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::exported::{Sent, sent};
+use crate::context::{Block, Context};
+use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule, parts_of};
 use crate::rules::message::{join, thousands};
 use crate::rules::schema::{Flow, field, for_each_child, properties, required, walk_pruned};
 use serde_json::Value;
@@ -92,17 +91,32 @@ impl Rule for StrictLimitsExceeded {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
     }
+}
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+/// What the rule keeps of a block.
+struct Gathered {
+    /// The OpenAI findings, each about one tool.
+    openai: Vec<Violation>,
+    /// Each tool the strict Anthropic export sends, with what its schema adds to the
+    /// request-wide counts.
+    anthropic: Vec<(usize, AnthropicCounts)>,
+}
+
+impl ReadsExports for StrictLimitsExceeded {
+    fn gather(&self, _cx: &Context<'_>, block: &Block<'_>) -> Part {
         let mut openai = ByTarget::new();
-        for export in cx.exports().iter().filter(|e| e.strict) {
+        let mut anthropic = Vec::new();
+        for export in block.exports.iter().filter(|e| e.strict) {
             match export.target {
-                Target::Anthropic => anthropic(&sent(cx, export), out),
+                Target::Anthropic => anthropic.extend(export.sent().map(|tool| {
+                    let counts = tool.input_schema().map(anthropic_counts);
+                    (tool.index, counts.unwrap_or_default())
+                })),
                 Target::OpenAiResponses | Target::OpenAiChat => {
-                    for tool in sent(cx, export) {
+                    for tool in export.sent() {
                         let Some(schema) = tool.input_schema() else {
                             continue;
                         };
@@ -115,41 +129,48 @@ impl Rule for StrictLimitsExceeded {
                 Target::Mcp | Target::Gemini | Target::GeminiJson => {}
             }
         }
-        for ((index, pointer, finding), targets) in openai.into_entries() {
-            let (message, help) = finding.describe();
-            out.push(Violation {
-                tool: Some(index),
-                pointer,
-                message: format!("{targets} (strict): {message}"),
-                help: help.to_owned(),
-            });
+        let openai = openai
+            .into_entries()
+            .map(|((index, pointer, finding), targets)| {
+                let (message, help) = finding.describe();
+                Violation {
+                    tool: Some(index),
+                    pointer,
+                    message: format!("{targets} (strict): {message}"),
+                    help: help.to_owned(),
+                }
+            })
+            .collect();
+        Box::new(Gathered { openai, anthropic })
+    }
+
+    fn report(&self, cx: &Context<'_>, parts: Vec<Part>, out: &mut Vec<Violation>) {
+        let mut counts = Vec::new();
+        for part in parts_of::<Gathered>(parts) {
+            out.extend(part.openai);
+            counts.extend(part.anthropic.into_iter().filter_map(|(index, counts)| {
+                let tool = &cx.catalog.entries.get(index)?.tool;
+                Some((tool.name.as_str(), counts))
+            }));
         }
+        anthropic(&counts, out);
     }
 }
 
 /// Anthropic's limits hold for all strict schemas of one request together, so they are
 /// reported once for the catalog, naming the tools that weigh most.
-fn anthropic(tools: &[Sent<'_>], out: &mut Vec<Violation>) {
-    if tools.len() > ANTHROPIC_TOOLS {
+fn anthropic(counts: &[(&str, AnthropicCounts)], out: &mut Vec<Violation>) {
+    if counts.len() > ANTHROPIC_TOOLS {
         out.push(Violation {
             tool: None,
             pointer: String::new(),
             message: format!(
                 "anthropic (strict): Anthropic strict mode accepts at most {ANTHROPIC_TOOLS} tools with `strict: true` in one request; the strict export marks all {} tools strict",
-                thousands(tools.len())
+                thousands(counts.len())
             ),
             help: "use strict mode only for the tools whose arguments must match exactly (at most 20 per request), or split the catalog across requests".to_owned(),
         });
     }
-    let counts: Vec<(&str, AnthropicCounts)> = tools
-        .iter()
-        .map(|t| {
-            (
-                t.tool.name.as_str(),
-                t.input_schema().map(anthropic_counts).unwrap_or_default(),
-            )
-        })
-        .collect();
     let optional: usize = counts.iter().map(|(_, c)| c.optional).sum();
     if optional > ANTHROPIC_OPTIONAL {
         out.push(Violation {
@@ -158,7 +179,7 @@ fn anthropic(tools: &[Sent<'_>], out: &mut Vec<Violation>) {
             message: format!(
                 "anthropic (strict): Anthropic strict mode accepts at most {ANTHROPIC_OPTIONAL} optional parameters across the strict tools of a request; the catalog's strict tools have {}: {}",
                 thousands(optional),
-                heaviest(&counts, |c| c.optional)
+                heaviest(counts, |c| c.optional)
             ),
             help: "list in `required` the parameters the model always has a value for, drop rarely used optional ones, or mark fewer tools strict (non-strict tools do not count)".to_owned(),
         });
@@ -171,7 +192,7 @@ fn anthropic(tools: &[Sent<'_>], out: &mut Vec<Violation>) {
             message: format!(
                 "anthropic (strict): Anthropic strict mode accepts at most {ANTHROPIC_UNIONS} parameters using `anyOf` or a type array (such as [\"string\", \"null\"]) across the strict tools of a request; the catalog's strict tools have {}: {}",
                 thousands(unions),
-                heaviest(&counts, |c| c.unions)
+                heaviest(counts, |c| c.unions)
             ),
             help: "give parameters a single type where you can (an optional parameter left out of `required` needs no `null`), or mark fewer tools strict".to_owned(),
         });

@@ -1,9 +1,8 @@
 //! TP306: more tools in one request than a configured target accepts.
 
-use super::lowered::ByTarget;
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::exported::sent;
+use super::lowered::{ByTarget, gather_sent_counts, sent_counts};
+use crate::context::{Block, Context};
+use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::message::thousands;
 use toolpact::Target;
 
@@ -60,21 +59,29 @@ impl Rule for TooManyToolsForTarget {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
+    }
+}
+
+impl ReadsExports for TooManyToolsForTarget {
+    fn gather(&self, _cx: &Context<'_>, block: &Block<'_>) -> Part {
+        gather_sent_counts(block)
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn report(&self, cx: &Context<'_>, parts: Vec<Part>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
-        for export in cx.exports().iter().filter(|e| !e.strict) {
-            let (limit, max) = match export.target {
+        for (target, strict, count) in sent_counts(cx, parts) {
+            if strict {
+                continue;
+            }
+            let (limit, max) = match target {
                 Target::OpenAiChat => (Limit::OpenAiChat, OPENAI_CHAT),
                 Target::Gemini | Target::GeminiJson => (Limit::Gemini, GEMINI),
                 Target::Mcp | Target::OpenAiResponses | Target::Anthropic => continue,
             };
-            let count = sent(cx, export).len();
             if count > max {
-                found.add((limit, count), export.target);
+                found.add((limit, count), target);
             }
         }
         for ((limit, count), targets) in found.into_entries() {

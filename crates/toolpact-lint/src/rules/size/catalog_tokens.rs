@@ -1,10 +1,10 @@
 use super::tokens::TokenCounter;
-use crate::context::{Context, TargetExport};
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::exported::items_by_position;
+use crate::context::{Block, Context, export_label};
+use crate::rule::{
+    Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule, parts_of,
+};
 use crate::rules::message::thousands;
 use serde_json::Value;
-use std::ops::Range;
 
 declare_rule! {
     /// ## What it does
@@ -62,30 +62,37 @@ struct Costs {
     left_out: usize,
 }
 
-/// An export's items by catalog position: `None` where the target left the tool out.
-fn items_by_tool<'c>(export: &TargetExport<'c>, tools: usize) -> Vec<Option<&'c Value>> {
-    let mut by_tool = vec![None; tools];
-    for (index, item) in items_by_position(export, tools) {
-        if let Some(slot) = by_tool.get_mut(index) {
-            *slot = Some(item);
-        }
-    }
-    by_tool
+/// What the rule keeps of a block: for each export (or for the tool JSON, when no target is
+/// configured), the tokens of each tool of the block (`None` where the target leaves it
+/// out), and how many tools it leaves out.
+struct Gathered {
+    per_export: Vec<Vec<Option<usize>>>,
+    left_out: Vec<usize>,
 }
 
-/// The tokens of the tools in `range`, for each export: `result[export][tool - start]`.
+/// The tokens of the block's tools, for each export: `result[export][tool - start]`.
 ///
 /// Tool by tool rather than target by target: the descriptions and names of one tool recur
 /// in every target, so each is counted once and then found among the units remembered for
 /// that tool.
-fn count_range(
-    columns: &[Vec<Option<&Value>>],
-    range: Range<usize>,
-    counter: &mut TokenCounter,
-) -> Vec<Vec<Option<usize>>> {
-    let mut out = vec![Vec::with_capacity(range.len()); columns.len()];
+fn count_block(block: &Block<'_>, counter: &mut TokenCounter) -> Vec<Vec<Option<usize>>> {
+    let start = block.range.start;
+    let columns: Vec<Vec<Option<&Value>>> = block
+        .exports
+        .iter()
+        .map(|export| {
+            let mut column = vec![None; block.range.len()];
+            for sent in export.sent() {
+                if let Some(slot) = column.get_mut(sent.index - start) {
+                    *slot = Some(sent.item);
+                }
+            }
+            column
+        })
+        .collect();
+    let mut out = vec![Vec::with_capacity(block.range.len()); columns.len()];
     let mut buffer = Vec::new();
-    for i in range {
+    for i in 0..block.range.len() {
         for (column, counts) in columns.iter().zip(out.iter_mut()) {
             counts.push(column[i].map(|item| counter.count_json(item, &mut buffer)));
         }
@@ -94,90 +101,22 @@ fn count_range(
     out
 }
 
-/// The costs of every export, in their order. Large catalogs are split into ranges of
-/// tools counted on separate threads, each with its own cache.
-fn costs_of_exports(
-    exports: &[TargetExport],
-    tools: usize,
+/// The neutral tool JSON of the block's tools, for when no target is configured.
+fn count_tools(
+    cx: &Context<'_>,
+    block: &Block<'_>,
     counter: &mut TokenCounter,
-) -> Vec<Costs> {
-    let columns: Vec<Vec<Option<&Value>>> =
-        exports.iter().map(|e| items_by_tool(e, tools)).collect();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(tools / PARALLEL_FROM)
-        .max(1);
-    let counts: Vec<Vec<Option<usize>>> = if threads == 1 {
-        count_range(&columns, 0..tools, counter)
-    } else {
-        let step = tools.div_ceil(threads);
-        let ranges: Vec<Range<usize>> = (0..threads)
-            .map(|t| (t * step).min(tools)..((t + 1) * step).min(tools))
-            .collect();
-        let parts: Vec<Vec<Vec<Option<usize>>>> = std::thread::scope(|scope| {
-            let columns = &columns;
-            let handles: Vec<_> = ranges
-                .iter()
-                .cloned()
-                .map(|range| {
-                    scope.spawn(move || {
-                        let mut counter = TokenCounter::new()?;
-                        Some(count_range(columns, range, &mut counter))
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .zip(&ranges)
-                .map(|(handle, range)| {
-                    // A thread that failed is counted again here rather than lost.
-                    handle
-                        .join()
-                        .ok()
-                        .flatten()
-                        .unwrap_or_else(|| count_range(columns, range.clone(), counter))
-                })
-                .collect()
-        });
-        let mut merged = vec![Vec::with_capacity(tools); exports.len()];
-        for part in parts {
-            for (all, some) in merged.iter_mut().zip(part) {
-                all.extend(some);
-            }
-        }
-        merged
-    };
-    exports
-        .iter()
-        .zip(counts)
-        .map(|(export, per_tool)| Costs {
-            label: export.label(),
-            total: per_tool.iter().flatten().sum(),
-            left_out: export.export.report.left_out.len(),
-            per_tool,
-        })
-        .collect()
-}
-
-/// How many tools each counting thread gets at least.
-const PARALLEL_FROM: usize = 5_000;
-
-/// The neutral tool JSON, for when no target is configured.
-fn costs_of_tools(cx: &Context<'_>, counter: &mut TokenCounter) -> Costs {
-    let per_tool: Vec<Option<usize>> = cx
-        .tools()
-        .map(|(_, tool)| {
+) -> Vec<Option<usize>> {
+    block
+        .range
+        .clone()
+        .map(|i| {
+            let tool = &cx.catalog.entries.get(i)?.tool;
             serde_json::to_string(tool)
                 .ok()
                 .map(|json| counter.count(&json))
         })
-        .collect();
-    Costs {
-        label: "MCP tool JSON".to_owned(),
-        total: per_tool.iter().flatten().sum(),
-        per_tool,
-        left_out: 0,
-    }
+        .collect()
 }
 
 impl Rule for CatalogTokens {
@@ -185,26 +124,72 @@ impl Rule for CatalogTokens {
         &Self::META
     }
 
-    fn uses_exports(&self) -> bool {
-        true
+    fn reads_exports(&self) -> Option<&dyn ReadsExports> {
+        Some(self)
+    }
+}
+
+impl ReadsExports for CatalogTokens {
+    fn gather(&self, cx: &Context<'_>, block: &Block<'_>) -> Part {
+        let Some(mut counter) = TokenCounter::new() else {
+            return Box::new(());
+        };
+        Box::new(if block.exports.is_empty() {
+            Gathered {
+                per_export: vec![count_tools(cx, block, &mut counter)],
+                left_out: vec![0],
+            }
+        } else {
+            Gathered {
+                per_export: count_block(block, &mut counter),
+                left_out: block.exports.iter().map(|e| e.left_out().len()).collect(),
+            }
+        })
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn report(&self, cx: &Context<'_>, parts: Vec<Part>, out: &mut Vec<Violation>) {
         let tools = cx.catalog.len();
         if tools == 0 {
             return;
         }
+        // No part when the encoding could not be loaded.
         let Some(mut counter) = TokenCounter::new() else {
             return;
         };
+        let labels: Vec<String> = {
+            let labels: Vec<String> = cx
+                .export_targets()
+                .map(|(target, strict)| export_label(target, strict))
+                .collect();
+            if labels.is_empty() {
+                vec!["MCP tool JSON".to_owned()]
+            } else {
+                labels
+            }
+        };
+        let mut costs: Vec<Costs> = labels
+            .into_iter()
+            .map(|label| Costs {
+                label,
+                per_tool: Vec::with_capacity(tools),
+                total: 0,
+                left_out: 0,
+            })
+            .collect();
+        for part in parts_of::<Gathered>(parts) {
+            for ((cost, per_tool), left_out) in
+                costs.iter_mut().zip(part.per_export).zip(part.left_out)
+            {
+                cost.total += per_tool.iter().flatten().sum::<usize>();
+                cost.per_tool.extend(per_tool);
+                cost.left_out += left_out;
+            }
+        }
+        if costs.iter().any(|c| c.per_tool.len() != tools) {
+            return;
+        }
         let threshold =
             usize::try_from(cx.option(&Self::META, "max-tool-tokens")).unwrap_or(usize::MAX);
-        let exports = cx.exports();
-        let costs: Vec<Costs> = if exports.is_empty() {
-            vec![costs_of_tools(cx, &mut counter)]
-        } else {
-            costs_of_exports(&exports, tools, &mut counter)
-        };
 
         // Each tool's highest cost over the targets, and where.
         let mut worst: Vec<(usize, usize, &str)> = (0..tools)
