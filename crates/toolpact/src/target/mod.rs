@@ -14,9 +14,10 @@ pub mod openai;
 use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
 use crate::name::NameRule;
 use crate::tool::Tool;
+use foldhash::HashMap;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -140,7 +141,8 @@ pub enum ExportError {
 ///
 /// Hash maps both ways, because a provider call is looked up on every dispatch, a catalog of
 /// 100,000 tools is looked up once per tool, and a request names tools by their original
-/// names; everything that lists the names sorts them, so output stays deterministic.
+/// names; foldhash, as the registry uses, for the same reason (short keys, seeded per
+/// process). Everything that lists the names sorts them, so output stays deterministic.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NameMap {
     exported_to_original: HashMap<String, String>,

@@ -1,4 +1,4 @@
-use super::tokens::TokenCounter;
+use super::tokens::{Shared, TokenCounter};
 use crate::context::{Block, Context, export_label};
 use crate::rule::{
     Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule, parts_of,
@@ -74,8 +74,12 @@ struct Gathered {
 ///
 /// Tool by tool rather than target by target: the descriptions and names of one tool recur
 /// in every target, so each is counted once and then found among the units remembered for
-/// that tool.
-fn count_block(block: &Block<'_>, counter: &mut TokenCounter) -> Vec<Vec<Option<usize>>> {
+/// that tool; and the input schema, which most targets send as written, is counted once.
+fn count_block(
+    cx: &Context<'_>,
+    block: &Block<'_>,
+    counter: &mut TokenCounter,
+) -> Vec<Vec<Option<usize>>> {
     let start = block.range.start;
     let columns: Vec<Vec<Option<&Value>>> = block
         .exports
@@ -92,9 +96,13 @@ fn count_block(block: &Block<'_>, counter: &mut TokenCounter) -> Vec<Vec<Option<
         .collect();
     let mut out = vec![Vec::with_capacity(block.range.len()); columns.len()];
     let mut buffer = Vec::new();
-    for i in 0..block.range.len() {
+    for (i, entry) in cx.catalog.entries[block.range.clone()].iter().enumerate() {
+        // Most targets send the input schema as written: its inside is counted once.
+        let mut schema = Shared::new(&entry.tool.input_schema);
         for (column, counts) in columns.iter().zip(out.iter_mut()) {
-            counts.push(column[i].map(|item| counter.count_json(item, &mut buffer)));
+            counts.push(
+                column[i].map(|item| counter.count_json_with(item, &mut schema, &mut buffer)),
+            );
         }
         counter.forget_units();
     }
@@ -141,7 +149,7 @@ impl ReadsExports for CatalogTokens {
             }
         } else {
             Gathered {
-                per_export: count_block(block, &mut counter),
+                per_export: count_block(cx, block, &mut counter),
                 left_out: block.exports.iter().map(|e| e.left_out().len()).collect(),
             }
         })

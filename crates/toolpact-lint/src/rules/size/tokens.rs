@@ -17,7 +17,12 @@
 //!   precedes an ASCII letter, so that prose becomes words (` the`, ` city`). A catalog has
 //!   few distinct chunks, and their counts are remembered for the whole run.
 //!
-//! The sum is exactly what the encoder returns for the whole text; a unit test holds it to
+//! A text may also be counted in three parts split at two unit cuts: the units do not change,
+//! so neither does the sum. [`Shared`] uses this for a JSON value that recurs inside larger
+//! ones (a tool's input schema, sent unchanged to most targets): the units strictly inside it
+//! are counted once, and each text that holds it counts only what is around them.
+//!
+//! The sum is exactly what the encoder returns for the whole text; unit tests hold it to
 //! that. The encoding ships inside `tiktoken-rs`: nothing is downloaded.
 
 use std::collections::HashMap;
@@ -103,6 +108,41 @@ impl TokenCounter {
         std::str::from_utf8(buffer).map_or(0, |text| self.count(text))
     }
 
+    /// How many tokens the compact JSON of `value` is, where the JSON may hold `shared`:
+    /// found there, only the text around its inside is counted, and its inside once for
+    /// every text it is found in.
+    pub(crate) fn count_json_with(
+        &mut self,
+        value: &serde_json::Value,
+        shared: &mut Shared,
+        buffer: &mut Vec<u8>,
+    ) -> usize {
+        buffer.clear();
+        if serde_json::to_writer(&mut *buffer, value).is_err() {
+            return 0;
+        }
+        let found = shared
+            .inside
+            .zip(shared.finder.as_ref())
+            .and_then(|(inside, finder)| Some((finder.find(buffer)?, inside)));
+        let Some((at, (first, last))) = found else {
+            return std::str::from_utf8(buffer).map_or(0, |text| self.count(text));
+        };
+        // The cuts fall on ASCII bytes, so each part is UTF-8.
+        let (Ok(before), Ok(after), Ok(inside)) = (
+            std::str::from_utf8(&buffer[..at + first]),
+            std::str::from_utf8(&buffer[at + last..]),
+            std::str::from_utf8(&shared.json[first..last]),
+        ) else {
+            return std::str::from_utf8(buffer).map_or(0, |text| self.count(text));
+        };
+        let inside = match shared.count {
+            Some(n) => n,
+            None => *shared.count.insert(self.count(inside)),
+        };
+        self.count(before) + inside + self.count(after)
+    }
+
     /// How many tokens `text` is.
     pub(crate) fn count(&mut self, text: &str) -> usize {
         units(text).map(|unit| self.count_unit(unit)).sum()
@@ -142,6 +182,42 @@ impl TokenCounter {
                 .insert(chunk.into(), u32::try_from(n).unwrap_or(u32::MAX));
         }
         n
+    }
+}
+
+/// A JSON text that recurs inside others, with the count of the units strictly inside it.
+///
+/// Its inside runs from its first unit cut at position 2 or later to its last unit cut.
+/// Whether a cut falls at such a position depends only on the text's own bytes (a cut looks
+/// at the byte before it and the one before that), so the inside is cut into the same units
+/// wherever the text appears, and both ends are cuts there too.
+pub(crate) struct Shared {
+    json: Vec<u8>,
+    inside: Option<(usize, usize)>,
+    /// Finds the JSON in larger texts; made once, as making it costs more than a search.
+    finder: Option<memchr::memmem::Finder<'static>>,
+    count: Option<usize>,
+}
+
+impl Shared {
+    /// `value` as compact JSON, ready to be found in larger texts.
+    pub(crate) fn new(value: &serde_json::Value) -> Shared {
+        let mut json = Vec::new();
+        if serde_json::to_writer(&mut json, value).is_err() {
+            json.clear();
+        }
+        let cuts = || (2..json.len()).filter(|&i| is_unit_cut(&json, i));
+        let inside = cuts()
+            .next()
+            .zip(cuts().next_back())
+            .filter(|(first, last)| first < last);
+        let finder = inside.map(|_| memchr::memmem::Finder::new(&json).into_owned());
+        Shared {
+            json,
+            inside,
+            finder,
+            count: None,
+        }
     }
 }
 
@@ -235,7 +311,91 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_shared_schema_counts_exactly_in_every_target() {
+        let bpe = tiktoken_rs::o200k_base().expect("o200k_base ships with tiktoken-rs");
+        let mut counter = TokenCounter::new().expect("o200k_base ships with tiktoken-rs");
+        let dirs = ["seeds", "lowering"].map(|d| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../fixtures")
+                .join(d)
+        });
+        let mut found = 0;
+        let mut buffer = Vec::new();
+        for dir in dirs {
+            for path in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let Ok(bytes) = std::fs::read(path.path()) else {
+                    continue;
+                };
+                let Ok(catalog) = toolpact::Catalog::from_slice(&bytes, "fixture", None) else {
+                    continue;
+                };
+                for target in toolpact::Target::ALL {
+                    let options = toolpact::ExportOptions::default();
+                    let Ok(export) = toolpact::export(catalog.tools(), target, options) else {
+                        continue;
+                    };
+                    let payload = &export.payload;
+                    let items = match target {
+                        toolpact::Target::Mcp => &payload["tools"],
+                        toolpact::Target::Gemini | toolpact::Target::GeminiJson => {
+                            &payload[0]["functionDeclarations"]
+                        }
+                        _ => payload,
+                    };
+                    let items = items.as_array().cloned().unwrap_or_default();
+                    // Every tool with the schema of every tool: found or not, the count is exact.
+                    for (item, tool) in items.iter().zip(catalog.tools()) {
+                        let mut shared = Shared::new(&tool.input_schema);
+                        let text = item.to_string();
+                        let want = bpe.count_ordinary(&text);
+                        if memchr::memmem::find(text.as_bytes(), &shared.json).is_some() {
+                            found += 1;
+                        }
+                        assert_eq!(
+                            counter.count_json_with(item, &mut shared, &mut buffer),
+                            want
+                        );
+                        // Again, with the inside counted already.
+                        assert_eq!(
+                            counter.count_json_with(item, &mut shared, &mut buffer),
+                            want
+                        );
+                    }
+                    counter.forget_units();
+                }
+            }
+        }
+        assert!(found > 100, "the schema was found in {found} items");
+    }
+
     proptest::proptest! {
+        /// A JSON value counted inside another, around it or not, counts as the encoder
+        /// counts the whole.
+        #[test]
+        fn a_shared_value_counts_exactly_wherever_it_is(
+            inner in proptest::collection::btree_map(
+                r#"[a-zA-Z_]{1,8}"#,
+                r#"([a-zA-Z]{1,6}|[0-9]{1,3}|[ .,:'"\-]{1,2}|é){0,8}"#,
+                0..5,
+            ),
+            before in r#"([a-zA-Z]{1,6}|[0-9]{1,3}|[ .,:'"]{1,2}){0,6}"#,
+            after in proptest::option::of(r#"[a-z0-9 ]{0,8}"#),
+        ) {
+            let inner = serde_json::json!(inner);
+            let whole = match &after {
+                Some(after) => serde_json::json!({"before": before, "schema": inner, "after": after}),
+                None => serde_json::json!([before, inner]),
+            };
+            let bpe = O200K_BASE.as_ref().expect("o200k_base ships with tiktoken-rs");
+            let mut counter = TokenCounter::new().expect("o200k_base ships with tiktoken-rs");
+            let mut shared = Shared::new(&inner);
+            let mut buffer = Vec::new();
+            let want = bpe.count_ordinary(&whole.to_string());
+            proptest::prop_assert_eq!(counter.count_json_with(&whole, &mut shared, &mut buffer), want);
+            proptest::prop_assert_eq!(counter.count_json_with(&inner, &mut shared, &mut buffer), bpe.count_ordinary(&inner.to_string()));
+        }
+
         /// Any mix of letters, digits, punctuation, quotes, apostrophes, whitespace and
         /// non-ASCII text counts the same with the cuts as without.
         #[test]
