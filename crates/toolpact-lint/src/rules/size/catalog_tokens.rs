@@ -1,10 +1,9 @@
 use super::tokens::{Shared, TokenCounter};
-use crate::context::{Block, Context, export_label};
+use crate::context::{Block, Context, Sent, export_label};
 use crate::rule::{
     Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule, parts_of,
 };
 use crate::rules::message::thousands;
-use serde_json::Value;
 
 declare_rule! {
     /// ## What it does
@@ -81,14 +80,14 @@ fn count_block(
     counter: &mut TokenCounter,
 ) -> Vec<Vec<Option<usize>>> {
     let start = block.range.start;
-    let columns: Vec<Vec<Option<&Value>>> = block
+    let columns: Vec<Vec<Option<Sent<'_>>>> = block
         .exports
         .iter()
         .map(|export| {
             let mut column = vec![None; block.range.len()];
             for sent in export.sent() {
                 if let Some(slot) = column.get_mut(sent.index - start) {
-                    *slot = Some(sent.item);
+                    *slot = Some(sent);
                 }
             }
             column
@@ -100,9 +99,9 @@ fn count_block(
         // Most targets send the input schema as written: its inside is counted once.
         let mut schema = Shared::new(&entry.tool.input_schema);
         for (column, counts) in columns.iter().zip(out.iter_mut()) {
-            counts.push(
-                column[i].map(|item| counter.count_json_with(item, &mut schema, &mut buffer)),
-            );
+            counts.push(column[i].map(|sent| {
+                counter.count_json_with(sent.item, sent.input_schema(), &mut schema, &mut buffer)
+            }));
         }
         counter.forget_units();
     }

@@ -20,11 +20,13 @@
 //! A text may also be counted in three parts split at two unit cuts: the units do not change,
 //! so neither does the sum. [`Shared`] uses this for a JSON value that recurs inside larger
 //! ones (a tool's input schema, sent unchanged to most targets): the units strictly inside it
-//! are counted once, and each text that holds it counts only what is around them.
+//! are counted once, and each value that holds it writes and counts only what is around
+//! them.
 //!
 //! The sum is exactly what the encoder returns for the whole text; unit tests hold it to
 //! that. The encoding ships inside `tiktoken-rs`: nothing is downloaded.
 
+use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
@@ -99,7 +101,7 @@ impl TokenCounter {
     }
 
     /// How many tokens the compact JSON of `value` is, serialized into a reused buffer.
-    pub(crate) fn count_json(&mut self, value: &serde_json::Value, buffer: &mut Vec<u8>) -> usize {
+    pub(crate) fn count_json(&mut self, value: &Value, buffer: &mut Vec<u8>) -> usize {
         buffer.clear();
         if serde_json::to_writer(&mut *buffer, value).is_err() {
             return 0;
@@ -108,33 +110,41 @@ impl TokenCounter {
         std::str::from_utf8(buffer).map_or(0, |text| self.count(text))
     }
 
-    /// How many tokens the compact JSON of `value` is, where the JSON may hold `shared`:
-    /// found there, only the text around its inside is counted, and its inside once for
-    /// every text it is found in.
+    /// How many tokens the compact JSON of `value` is, where `holder` — a value inside it —
+    /// may be `shared` as written: then it is not written again, and only the text around
+    /// its inside is counted (its inside once for all the values it is found in).
     pub(crate) fn count_json_with(
         &mut self,
-        value: &serde_json::Value,
-        shared: &mut Shared,
+        value: &Value,
+        holder: Option<&Value>,
+        shared: &mut Shared<'_>,
         buffer: &mut Vec<u8>,
     ) -> usize {
-        buffer.clear();
-        if serde_json::to_writer(&mut *buffer, value).is_err() {
-            return 0;
-        }
         let found = shared
             .inside
-            .zip(shared.finder.as_ref())
-            .and_then(|(inside, finder)| Some((finder.find(buffer)?, inside)));
-        let Some((at, (first, last))) = found else {
-            return std::str::from_utf8(buffer).map_or(0, |text| self.count(text));
+            .zip(holder.filter(|holder| same(holder, shared.value)));
+        let Some(((first, last), holder)) = found else {
+            return self.count_json(value, buffer);
         };
+        buffer.clear();
+        let Some(at) = write_without(value, holder, buffer) else {
+            return self.count_json(value, buffer);
+        };
+        // The text is `buffer[..at]`, the shared JSON, then `buffer[at..]`: cut it at the two
+        // ends of the inside.
+        let mut before = Vec::with_capacity(at + first);
+        before.extend_from_slice(&buffer[..at]);
+        before.extend_from_slice(&shared.json[..first]);
+        let mut after = Vec::with_capacity(shared.json.len() - last + buffer.len() - at);
+        after.extend_from_slice(&shared.json[last..]);
+        after.extend_from_slice(&buffer[at..]);
         // The cuts fall on ASCII bytes, so each part is UTF-8.
         let (Ok(before), Ok(after), Ok(inside)) = (
-            std::str::from_utf8(&buffer[..at + first]),
-            std::str::from_utf8(&buffer[at + last..]),
+            std::str::from_utf8(&before),
+            std::str::from_utf8(&after),
             std::str::from_utf8(&shared.json[first..last]),
         ) else {
-            return std::str::from_utf8(buffer).map_or(0, |text| self.count(text));
+            return self.count_json(value, buffer);
         };
         let inside = match shared.count {
             Some(n) => n,
@@ -185,23 +195,23 @@ impl TokenCounter {
     }
 }
 
-/// A JSON text that recurs inside others, with the count of the units strictly inside it.
+/// A JSON value that recurs inside others (a tool's input schema, which most targets send as
+/// written), with the count of the units strictly inside its compact JSON.
 ///
-/// Its inside runs from its first unit cut at position 2 or later to its last unit cut.
-/// Whether a cut falls at such a position depends only on the text's own bytes (a cut looks
+/// The inside runs from the first unit cut at position 2 or later to the last unit cut.
+/// Whether a cut falls at such a position depends only on the value's own bytes (a cut looks
 /// at the byte before it and the one before that), so the inside is cut into the same units
-/// wherever the text appears, and both ends are cuts there too.
-pub(crate) struct Shared {
+/// wherever the value appears, and both its ends are cuts there too.
+pub(crate) struct Shared<'v> {
+    value: &'v Value,
     json: Vec<u8>,
     inside: Option<(usize, usize)>,
-    /// Finds the JSON in larger texts; made once, as making it costs more than a search.
-    finder: Option<memchr::memmem::Finder<'static>>,
     count: Option<usize>,
 }
 
-impl Shared {
-    /// `value` as compact JSON, ready to be found in larger texts.
-    pub(crate) fn new(value: &serde_json::Value) -> Shared {
+impl<'v> Shared<'v> {
+    /// `value`, ready to be counted inside larger values.
+    pub(crate) fn new(value: &'v Value) -> Shared<'v> {
         let mut json = Vec::new();
         if serde_json::to_writer(&mut json, value).is_err() {
             json.clear();
@@ -211,14 +221,68 @@ impl Shared {
             .next()
             .zip(cuts().next_back())
             .filter(|(first, last)| first < last);
-        let finder = inside.map(|_| memchr::memmem::Finder::new(&json).into_owned());
         Shared {
+            value,
             json,
             inside,
-            finder,
             count: None,
         }
     }
+}
+
+/// Whether `a` and `b` are the same JSON, written the same way (object keys in the same
+/// order): then their compact JSON is the same text.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same(va, vb))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
+        }
+        _ => a == b,
+    }
+}
+
+/// Writes `value` as compact JSON, exactly as `serde_json` does, but for the value at the
+/// address of `hole`, which is left out: returns where it would have been.
+fn write_without(value: &Value, hole: &Value, out: &mut Vec<u8>) -> Option<usize> {
+    if std::ptr::eq(value, hole) {
+        return Some(out.len());
+    }
+    let mut at = None;
+    match value {
+        Value::Object(map) => {
+            out.push(b'{');
+            for (k, (key, value)) in map.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                // Writing to a Vec cannot fail, nor can writing a string or a number.
+                let _ = serde_json::to_writer(&mut *out, key);
+                out.push(b':');
+                at = at.or(write_without(value, hole, out));
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                at = at.or(write_without(item, hole, out));
+            }
+            out.push(b']');
+        }
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
+    }
+    at
 }
 
 /// Splits `text` before every byte where `cut(bytes, i)` holds. Cuts fall on ASCII bytes,
@@ -344,23 +408,27 @@ mod tests {
                         _ => payload,
                     };
                     let items = items.as_array().cloned().unwrap_or_default();
-                    // Every tool with the schema of every tool: found or not, the count is exact.
+                    // Each item with the schema of the tool at its place (shared or not: the
+                    // count is exact either way).
                     for (item, tool) in items.iter().zip(catalog.tools()) {
                         let mut shared = Shared::new(&tool.input_schema);
-                        let text = item.to_string();
-                        let want = bpe.count_ordinary(&text);
-                        if memchr::memmem::find(text.as_bytes(), &shared.json).is_some() {
+                        let holder = [
+                            "parameters",
+                            "input_schema",
+                            "inputSchema",
+                            "parametersJsonSchema",
+                        ]
+                        .into_iter()
+                        .find_map(|key| item.get("function").unwrap_or(item).get(key));
+                        let want = bpe.count_ordinary(&item.to_string());
+                        if holder.is_some_and(|h| same(h, &tool.input_schema)) {
                             found += 1;
                         }
-                        assert_eq!(
-                            counter.count_json_with(item, &mut shared, &mut buffer),
-                            want
-                        );
+                        let mut count =
+                            || counter.count_json_with(item, holder, &mut shared, &mut buffer);
+                        assert_eq!(count(), want);
                         // Again, with the inside counted already.
-                        assert_eq!(
-                            counter.count_json_with(item, &mut shared, &mut buffer),
-                            want
-                        );
+                        assert_eq!(count(), want);
                     }
                     counter.forget_units();
                 }
@@ -392,8 +460,13 @@ mod tests {
             let mut shared = Shared::new(&inner);
             let mut buffer = Vec::new();
             let want = bpe.count_ordinary(&whole.to_string());
-            proptest::prop_assert_eq!(counter.count_json_with(&whole, &mut shared, &mut buffer), want);
-            proptest::prop_assert_eq!(counter.count_json_with(&inner, &mut shared, &mut buffer), bpe.count_ordinary(&inner.to_string()));
+            let holder = whole.get("schema").or_else(|| whole.get(1));
+            proptest::prop_assert_eq!(counter.count_json_with(&whole, holder, &mut shared, &mut buffer), want);
+            proptest::prop_assert_eq!(counter.count_json_with(&whole, None, &mut shared, &mut buffer), want);
+            proptest::prop_assert_eq!(counter.count_json_with(&inner, Some(&inner), &mut shared, &mut buffer), bpe.count_ordinary(&inner.to_string()));
+            let mut written = Vec::new();
+            proptest::prop_assert_eq!(write_without(&whole, &serde_json::Value::Null, &mut written), None);
+            proptest::prop_assert_eq!(written, serde_json::to_vec(&whole).unwrap_or_default());
         }
 
         /// Any mix of letters, digits, punctuation, quotes, apostrophes, whitespace and
