@@ -771,13 +771,26 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// from `text` (the same file's text), or of the deepest part of the pointer that exists.
 /// Only that item is read, so this costs the size of one tool, not of the file.
 pub fn position_in(text: &str, origin: &Origin, pointer: &str) -> (usize, usize) {
-    let fallback = (origin.line, origin.column);
-    let Some(rest) = text.get(origin.offset..) else {
-        return fallback;
+    let Some(at) = offset_in(text, origin, pointer) else {
+        return (origin.line, origin.column);
     };
+    let between = &text[origin.offset..at];
+    match between.rfind('\n') {
+        None => (origin.line, origin.column + between.chars().count()),
+        Some(nl) => (
+            origin.line + between.matches('\n').count(),
+            between[nl + 1..].chars().count() + 1,
+        ),
+    }
+}
+
+/// The byte offset in `text` of the value at `pointer` inside the item read at `origin` (see
+/// [`position_in`]), or `None` when the item is not at its offset in `text`.
+pub fn offset_in(text: &str, origin: &Origin, pointer: &str) -> Option<usize> {
+    let rest = text.get(origin.offset..)?;
     let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<&RawValue>();
     let Some(Ok(mut raw)) = stream.next() else {
-        return fallback;
+        return None;
     };
     for token in pointer.split('/').skip(1) {
         let token = token.replace("~1", "/").replace("~0", "~");
@@ -803,13 +816,5 @@ pub fn position_in(text: &str, origin: &Origin, pointer: &str) -> (usize, usize)
             None => break,
         }
     }
-    let at = raw.get().as_ptr() as usize - text.as_ptr() as usize;
-    let between = &text[origin.offset..at];
-    match between.rfind('\n') {
-        None => (origin.line, origin.column + between.chars().count()),
-        Some(nl) => (
-            origin.line + between.matches('\n').count(),
-            between[nl + 1..].chars().count() + 1,
-        ),
-    }
+    Some(raw.get().as_ptr() as usize - text.as_ptr() as usize)
 }

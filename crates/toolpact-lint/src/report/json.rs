@@ -2,31 +2,56 @@
 //! tool, pointer, file, line, column, message and help.
 
 use super::{Sources, position};
-use crate::Report;
-use serde_json::json;
+use crate::{Category, Report, Severity, Summary};
+use serde::Serialize;
+
+/// One finding as the JSON report writes it, fields in this order.
+#[derive(Serialize)]
+struct Entry<'r> {
+    code: &'r str,
+    name: &'r str,
+    category: Category,
+    severity: Severity,
+    tool: Option<&'r str>,
+    pointer: &'r str,
+    file: Option<String>,
+    line: Option<usize>,
+    column: Option<usize>,
+    message: &'r str,
+    help: &'r str,
+}
+
+#[derive(Serialize)]
+struct Document<'r> {
+    findings: Vec<Entry<'r>>,
+    summary: &'r Summary,
+}
 
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
-    let findings: Vec<_> = report
+    let findings = report
         .findings
         .iter()
         .map(|f| {
             let (file, line, column) = position(f, sources)
                 .map_or((None, None, None), |(f, l, c)| (Some(f), Some(l), Some(c)));
-            json!({
-                "code": f.code,
-                "name": f.name,
-                "category": f.category,
-                "severity": f.severity,
-                "tool": f.tool,
-                "pointer": f.pointer,
-                "file": file,
-                "line": line,
-                "column": column,
-                "message": f.message,
-                "help": f.help,
-            })
+            Entry {
+                code: f.code,
+                name: f.name,
+                category: f.category,
+                severity: f.severity,
+                tool: f.tool.as_deref(),
+                pointer: &f.pointer,
+                file,
+                line,
+                column,
+                message: &f.message,
+                help: &f.help,
+            }
         })
         .collect();
-    let value = json!({ "findings": findings, "summary": report.summary });
-    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+    let document = Document {
+        findings,
+        summary: &report.summary,
+    };
+    serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
 }
