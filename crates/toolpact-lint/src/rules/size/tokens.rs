@@ -88,6 +88,8 @@ pub(crate) struct TokenCounter {
     bpe: &'static CoreBPE,
     chunks: Counts,
     units: Counts,
+    /// The text around a shared value, reused from one count to the next.
+    around: Vec<u8>,
 }
 
 impl TokenCounter {
@@ -97,6 +99,7 @@ impl TokenCounter {
             bpe: O200K_BASE.as_ref()?,
             chunks: Counts::default(),
             units: Counts::default(),
+            around: Vec::new(),
         })
     }
 
@@ -131,26 +134,31 @@ impl TokenCounter {
             return self.count_json(value, buffer);
         };
         // The text is `buffer[..at]`, the shared JSON, then `buffer[at..]`: cut it at the two
-        // ends of the inside.
-        let mut before = Vec::with_capacity(at + first);
-        before.extend_from_slice(&buffer[..at]);
-        before.extend_from_slice(&shared.json[..first]);
-        let mut after = Vec::with_capacity(shared.json.len() - last + buffer.len() - at);
-        after.extend_from_slice(&shared.json[last..]);
-        after.extend_from_slice(&buffer[at..]);
+        // ends of the inside, and count what is before the cut and what is after it.
+        let mut around = std::mem::take(&mut self.around);
+        around.clear();
+        around.extend_from_slice(&buffer[..at]);
+        around.extend_from_slice(&shared.json[..first]);
+        let cut = around.len();
+        around.extend_from_slice(&shared.json[last..]);
+        around.extend_from_slice(&buffer[at..]);
         // The cuts fall on ASCII bytes, so each part is UTF-8.
-        let (Ok(before), Ok(after), Ok(inside)) = (
-            std::str::from_utf8(&before),
-            std::str::from_utf8(&after),
+        let parts = (
+            std::str::from_utf8(&around[..cut]),
+            std::str::from_utf8(&around[cut..]),
             std::str::from_utf8(&shared.json[first..last]),
-        ) else {
+        );
+        let (Ok(before), Ok(after), Ok(inside)) = parts else {
+            self.around = around;
             return self.count_json(value, buffer);
         };
+        let outside = self.count(before) + self.count(after);
         let inside = match shared.count {
             Some(n) => n,
             None => *shared.count.insert(self.count(inside)),
         };
-        self.count(before) + inside + self.count(after)
+        self.around = around;
+        outside + inside
     }
 
     /// How many tokens `text` is.
