@@ -184,12 +184,7 @@ fn collisions_after_rewriting_are_refused() {
     ]
     .into_iter()
     .collect();
-    let export = export(
-        tools.tools(),
-        Target::OpenAiResponses,
-        ExportOptions::default(),
-    )
-    .unwrap();
+    let export = export_responses(&tools);
     assert_eq!(export.payload.as_array().unwrap().len(), 1);
     assert_eq!(export.report.left_out.len(), 1);
     assert_eq!(export.report.left_out[0].tool, "admin_list");
@@ -201,6 +196,15 @@ fn collisions_after_rewriting_are_refused() {
     // MCP accepts both names as they are.
     let mcp = export_mcp(&tools);
     assert_eq!(mcp["tools"].as_array().unwrap().len(), 2);
+}
+
+fn export_responses(catalog: &Catalog) -> toolpact::Export {
+    export(
+        catalog.tools(),
+        Target::OpenAiResponses,
+        ExportOptions::default(),
+    )
+    .unwrap()
 }
 
 fn export_mcp(catalog: &Catalog) -> Value {
@@ -226,12 +230,7 @@ fn a_tool_left_out_never_holds_a_name() {
     ]
     .into_iter()
     .collect();
-    let export = export(
-        tools.tools(),
-        Target::OpenAiResponses,
-        ExportOptions::default(),
-    )
-    .unwrap();
+    let export = export_responses(&tools);
     assert_eq!(export.report.left_out.len(), 1);
     assert_eq!(export.report.left_out[0].tool, "admin.list");
     assert!(
