@@ -3,8 +3,12 @@
 //! as `toolpact convert`, so that provider rules and `convert` speak from one source of truth.
 
 use crate::rule::RuleMeta;
+use crate::rules::names::{Set, ToolNames};
+use crate::rules::texts::{ReadText, tool_texts};
 use crate::settings::Settings;
 use serde_json::Value;
+use std::cell::OnceCell;
+use std::collections::HashMap;
 use std::ops::Range;
 use toolpact::{
     Catalog, ExportOptions, Exporter, Loss, Lowered, Named, Target, Tool, Unrepresentable,
@@ -20,6 +24,8 @@ pub struct Context<'a> {
     /// Each configured target (and its strict variant, when `strict` is set), with every
     /// tool named for it once the engine has named them.
     exports: Vec<ExportSlot>,
+    /// The tools' names, as rules look them up, worked out when first asked for.
+    names: ToolNames<'a>,
 }
 
 /// One configured export: the target, and each tool's name for it (or why it cannot take
@@ -55,6 +61,7 @@ impl<'a> Context<'a> {
             catalog,
             settings,
             exports,
+            names: ToolNames::default(),
         }
     }
 
@@ -154,6 +161,53 @@ impl<'a> Context<'a> {
     /// A rule option's value.
     pub fn option(&self, meta: &RuleMeta, name: &str) -> u64 {
         self.settings.option(meta, name)
+    }
+
+    /// The tools' names as written.
+    pub(crate) fn exact_names(&self) -> &Set<&'a str> {
+        self.names.exact(self.catalog)
+    }
+
+    /// The tools' names lowercased, with how many tools have each.
+    pub(crate) fn lowercase_names(&self) -> &HashMap<String, usize, foldhash::fast::RandomState> {
+        self.names.lowercase(self.catalog)
+    }
+
+    /// The tools' lowercased names that a text can write as one word (`send_email`).
+    pub(crate) fn single_word_names(&self) -> &Set<String> {
+        self.names.single_words(self.catalog)
+    }
+}
+
+/// One tool, as the rules that check one tool at a time see it: what several of them read of
+/// it is worked out once, by the first rule that asks.
+#[derive(Debug)]
+pub struct ToolView<'t> {
+    /// The tool's position in the catalog.
+    pub index: usize,
+    /// The tool.
+    pub tool: &'t Tool,
+    texts: OnceCell<Vec<ReadText<'t>>>,
+}
+
+impl<'t> ToolView<'t> {
+    /// The tool at `index`.
+    pub fn new(index: usize, tool: &'t Tool) -> Self {
+        ToolView {
+            index,
+            tool,
+            texts: OnceCell::new(),
+        }
+    }
+
+    /// The texts of the tool the model reads, each with its pointer, in document order.
+    pub(crate) fn texts(&self) -> &[ReadText<'t>] {
+        self.texts.get_or_init(|| {
+            tool_texts(self.tool)
+                .into_iter()
+                .map(ReadText::new)
+                .collect()
+        })
     }
 }
 

@@ -14,11 +14,12 @@ pub mod rule;
 pub mod rules;
 pub mod settings;
 
-pub use context::{Block, BlockExport, Context, Sent, export_label};
-pub use rule::{Category, Part, ReadsExports, Rule, RuleMeta, Severity, Violation};
+pub use context::{Block, BlockExport, Context, Sent, ToolView, export_label};
+pub use rule::{Category, ChecksTools, Part, ReadsExports, Rule, RuleMeta, Severity, Violation};
 pub use settings::{Settings, SettingsError};
 
 use serde::Serialize;
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use toolpact::{Catalog, Origin};
 
@@ -160,24 +161,49 @@ fn summarize(findings: &[Finding]) -> Summary {
 /// more than it saves.
 const PARALLEL_FROM: usize = 256;
 
-/// How many tools are lowered together for the rules that read exports: enough that a block
-/// is worth a task, few enough that the lowered tools of a block stay small.
+/// How many tools a block holds: enough that a block is worth a task, few enough that the
+/// lowered tools of a block stay small.
 const BLOCK: usize = 512;
 
 /// One piece of work of a check.
 enum Task {
-    /// Run the `n`th enabled rule that does not read exports.
+    /// Run the `n`th enabled rule, which reads the whole catalog.
     Rule(usize),
-    /// Lower the `n`th block of tools and let every rule that reads exports look at it.
+    /// Check the `n`th block of tools with every rule that checks one tool at a time, then
+    /// lower it and let every rule that reads exports look at it.
     Block(usize),
+}
+
+/// The rules a check runs, by the way they read the catalog; each with its position among
+/// the enabled rules.
+struct Plan<'r> {
+    enabled: Vec<&'r dyn Rule>,
+    /// Rules that read the whole catalog at once.
+    whole: Vec<usize>,
+    tools: Vec<(usize, &'r dyn ChecksTools)>,
+    readers: Vec<(usize, &'r dyn ReadsExports)>,
+}
+
+/// What a worker made of one block.
+struct BlockDone {
+    n: usize,
+    /// Each rule's findings in the block, in [`Plan::tools`] order.
+    violations: Vec<Vec<Violation>>,
+    /// One part per rule that reads exports.
+    parts: Vec<Part>,
+    /// For each export, the named tools whose lowering failed.
+    failed: Vec<Vec<usize>>,
 }
 
 /// What a worker made.
 enum Done {
     Violations(usize, Vec<Violation>),
-    /// A block's parts, one per rule that reads exports, and for each export the named tools
-    /// whose lowering failed.
-    Parts(usize, Vec<Part>, Vec<Vec<usize>>),
+    Block(BlockDone),
+}
+
+/// The tools of the `n`th block.
+fn block_range(cx: &Context<'_>, n: usize) -> Range<usize> {
+    n * BLOCK..((n + 1) * BLOCK).min(cx.catalog.len())
 }
 
 /// Lowers the `n`th block and lets every rule that reads exports gather from it.
@@ -186,7 +212,10 @@ fn gather_block(
     readers: &[(usize, &dyn ReadsExports)],
     n: usize,
 ) -> (Vec<Part>, Vec<Vec<usize>>) {
-    let block = cx.block(n * BLOCK..((n + 1) * BLOCK).min(cx.catalog.len()));
+    if readers.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let block = cx.block(block_range(cx, n));
     let parts = readers
         .iter()
         .map(|(_, reader)| reader.gather(cx, &block))
@@ -195,12 +224,35 @@ fn gather_block(
     (parts, failed)
 }
 
+/// Checks the `n`th block: each tool with every rule that checks one tool at a time, then
+/// the block as the targets receive it.
+fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize) -> BlockDone {
+    let mut violations: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
+    for index in block_range(cx, n) {
+        let Some(entry) = cx.catalog.entries.get(index) else {
+            continue;
+        };
+        let view = ToolView::new(index, &entry.tool);
+        for ((_, rule), out) in plan.tools.iter().zip(&mut violations) {
+            rule.check_tool(cx, &view, out);
+        }
+    }
+    let (parts, failed) = gather_block(cx, &plan.readers, n);
+    BlockDone {
+        n,
+        violations,
+        parts,
+        failed,
+    }
+}
+
 /// Runs every enabled rule over the catalog.
 ///
-/// Large catalogs are checked on as many threads as the machine has cores. The rules that
-/// read exports see the catalog block by block: each block of tools is lowered for every
-/// configured target, read by those rules, and dropped, so that the exports of a large
-/// catalog are never held whole. The other rules run one per task beside the blocks. The
+/// Large catalogs are checked on as many threads as the machine has cores, in blocks of
+/// tools. In each block, every tool is read by every rule that checks one tool at a time;
+/// then the block is lowered for every configured target, read by the rules that read
+/// exports, and dropped, so that the exports of a large catalog are never held whole. The
+/// rules that read the whole catalog at once run one per task beside the blocks. The
 /// findings are the same, in the same order, whatever the number of threads.
 pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
     let mut cx = Context::new(catalog, settings);
@@ -209,17 +261,25 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
         .copied()
         .filter(|rule| settings.is_enabled(rule.meta()))
         .collect();
-    let readers: Vec<(usize, &dyn ReadsExports)> = enabled
-        .iter()
-        .enumerate()
-        .filter_map(|(i, rule)| rule.reads_exports().map(|reader| (i, reader)))
-        .collect();
-    // The longest tasks first, so that the blocks fill in around them.
-    let mut tasks: Vec<Task> = (0..enabled.len())
-        .filter(|&i| enabled[i].reads_exports().is_none())
-        .map(Task::Rule)
-        .collect();
-    if !readers.is_empty() {
+    let mut plan = Plan {
+        whole: Vec::new(),
+        tools: Vec::new(),
+        readers: Vec::new(),
+        enabled,
+    };
+    for (i, rule) in plan.enabled.iter().enumerate() {
+        if let Some(reader) = rule.reads_exports() {
+            plan.readers.push((i, reader));
+        } else if let Some(checker) = rule.checks_tools() {
+            plan.tools.push((i, checker));
+        } else {
+            plan.whole.push(i);
+        }
+    }
+    // The rules that read the whole catalog first: they are the longest tasks, and the
+    // blocks fill in around them.
+    let mut tasks: Vec<Task> = plan.whole.iter().map(|&i| Task::Rule(i)).collect();
+    if !plan.readers.is_empty() || !plan.tools.is_empty() {
         tasks.extend((0..catalog.len().div_ceil(BLOCK)).map(Task::Block));
     }
     let threads = if catalog.len() < PARALLEL_FROM {
@@ -230,7 +290,7 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
             .min(tasks.len())
             .max(1)
     };
-    if !readers.is_empty() {
+    if !plan.readers.is_empty() {
         cx.name_tools(threads);
     }
     let next = AtomicUsize::new(0);
@@ -240,13 +300,10 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
             match *task {
                 Task::Rule(rule) => {
                     let mut violations = Vec::new();
-                    enabled[rule].check(&cx, &mut violations);
+                    plan.enabled[rule].check(&cx, &mut violations);
                     done.push(Done::Violations(rule, violations));
                 }
-                Task::Block(n) => {
-                    let (parts, failed) = gather_block(&cx, &readers, n);
-                    done.push(Done::Parts(n, parts, failed));
-                }
+                Task::Block(n) => done.push(Done::Block(check_block(&cx, &plan, n))),
             }
         }
         done
@@ -269,20 +326,20 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
         })
     };
     let mut results: Vec<(usize, Vec<Violation>)> = Vec::new();
-    let mut blocks: Vec<(usize, Vec<Part>)> = Vec::new();
-    let mut failed: Vec<Vec<usize>> = cx.export_targets().map(|_| Vec::new()).collect();
+    let mut blocks: Vec<BlockDone> = Vec::new();
     for done in done {
         match done {
             Done::Violations(rule, violations) => results.push((rule, violations)),
-            Done::Parts(n, parts, failed_in_block) => {
-                blocks.push((n, parts));
-                for (all, some) in failed.iter_mut().zip(failed_in_block) {
-                    all.extend(some);
-                }
-            }
+            Done::Block(block) => blocks.push(block),
         }
     }
-    blocks.sort_by_key(|(n, _)| *n);
+    blocks.sort_by_key(|block| block.n);
+    let mut failed: Vec<Vec<usize>> = cx.export_targets().map(|_| Vec::new()).collect();
+    for block in &mut blocks {
+        for (all, some) in failed.iter_mut().zip(std::mem::take(&mut block.failed)) {
+            all.extend(some);
+        }
+    }
     if failed.iter().any(|f| !f.is_empty()) {
         // Rare: a tool named before it was found to fail lowering kept a name from a tool
         // after it. Name again, and read again the blocks whose names changed.
@@ -294,32 +351,38 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
             .collect();
         changed.dedup();
         for n in changed {
-            if let Some((_, parts)) = blocks.get_mut(n) {
-                *parts = gather_block(&cx, &readers, n).0;
+            if let Some(block) = blocks.get_mut(n) {
+                block.parts = gather_block(&cx, &plan.readers, n).0;
             }
         }
     }
-    // Each reader's parts, in catalog order.
-    let mut parts: Vec<Vec<Part>> = readers.iter().map(|_| Vec::new()).collect();
-    for (_, block) in blocks {
-        for (of_reader, part) in parts.iter_mut().zip(block) {
+    // Each rule's findings and parts, in catalog order.
+    let mut by_tool: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
+    let mut parts: Vec<Vec<Part>> = plan.readers.iter().map(|_| Vec::new()).collect();
+    for block in blocks {
+        for (all, some) in by_tool.iter_mut().zip(block.violations) {
+            all.extend(some);
+        }
+        for (of_reader, part) in parts.iter_mut().zip(block.parts) {
             of_reader.push(part);
         }
     }
-    for ((rule, reader), parts) in readers.iter().zip(parts) {
+    results.extend(plan.tools.iter().map(|(rule, _)| *rule).zip(by_tool));
+    for ((rule, reader), parts) in plan.readers.iter().zip(parts) {
         let mut violations = Vec::new();
         reader.report(&cx, parts, &mut violations);
         results.push((*rule, violations));
     }
     results.sort_by_key(|(rule, _)| *rule);
+    let enabled = &plan.enabled;
     let findings = if threads == 1 {
-        findings_of(catalog, settings, &enabled, results)
+        findings_of(catalog, settings, enabled, results)
     } else {
         // The names of a large catalog take a while to free: free them beside the work
         // that is left.
         std::thread::scope(|scope| {
             scope.spawn(move || drop(cx));
-            findings_of(catalog, settings, &enabled, results)
+            findings_of(catalog, settings, enabled, results)
         })
     };
     let summary = Summary {
@@ -518,6 +581,28 @@ mod tests {
             count(&format!("the catalog of {} tools", thousands(tools))),
             1
         );
+    }
+
+    #[test]
+    fn rules_that_check_one_tool_at_a_time_find_in_a_large_catalog_what_they_find_alone() {
+        let mut settings = Settings::default();
+        let per_tool: Vec<String> = rules::all()
+            .iter()
+            .filter(|rule| rule.checks_tools().is_some())
+            .map(|rule| rule.meta().code.to_owned())
+            .collect();
+        assert!(per_tool.len() > 30, "{per_tool:?}");
+        settings.select(per_tool).unwrap();
+        let tools = 3 * BLOCK + 7;
+        let catalog: Catalog = (0..tools).map(varied_tool).collect();
+        let report = check(&catalog, &settings);
+        assert_eq!(report, check(&catalog, &settings), "the same on every run");
+        for index in [0, 1, 2, 3, 4, BLOCK - 1, BLOCK, 2 * BLOCK + 1, tools - 1] {
+            let alone: Catalog = std::iter::once(varied_tool(index)).collect();
+            let expected = about(&check(&alone, &settings), 0);
+            assert!(!expected.is_empty(), "tool {index} has findings");
+            assert_eq!(about(&report, index), expected, "tool {index}");
+        }
     }
 
     #[test]

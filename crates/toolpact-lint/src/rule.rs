@@ -1,7 +1,7 @@
 //! What a rule is: its metadata (code, name, category, default severity, documentation,
 //! options) and the check it runs over a catalog.
 
-use crate::context::{Block, Context};
+use crate::context::{Block, Context, ToolView};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::fmt;
@@ -148,15 +148,31 @@ pub struct Violation {
 pub trait Rule: Send + Sync {
     /// The rule's metadata.
     fn meta(&self) -> &'static RuleMeta;
-    /// Reports every violation in the catalog. A rule that reads exports reports through
-    /// [`Rule::reads_exports`] instead, and leaves this empty.
+    /// Reports every violation in the catalog. A rule that looks at one tool at a time
+    /// reports through [`Rule::checks_tools`] instead, and a rule that reads exports through
+    /// [`Rule::reads_exports`]; both leave this empty.
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let _ = (cx, out);
+    }
+    /// For a rule whose findings are each about one tool: how it checks one tool.
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        None
     }
     /// For a rule about what the targets receive: how it reads the exports.
     fn reads_exports(&self) -> Option<&dyn ReadsExports> {
         None
     }
+}
+
+/// A rule whose findings are each about one tool, found by reading that tool alone (and, at
+/// most, the names of the others, from [`Context`]).
+///
+/// The engine hands each tool to every such rule in turn, block by block, so that a tool is
+/// read from memory once for all of them, and what several rules read of it (its texts and
+/// their words) is worked out once, by the first rule that asks for it.
+pub trait ChecksTools: Sync {
+    /// Reports the violations of one tool, in the order the rule finds them.
+    fn check_tool(&self, cx: &Context<'_>, tool: &ToolView<'_>, out: &mut Vec<Violation>);
 }
 
 /// What a rule keeps of one block of tools, for [`ReadsExports::report`].

@@ -4,7 +4,8 @@
 //! What several categories need lives beside them, once: `words` (identifier and text
 //! words, stems), `phrases` (phrase patterns over words and sentences), `schema` (walks
 //! over a tool's schemas, and views of one schema or property), `texts` (the texts of a
-//! tool the model reads) and `message` (how findings write numbers and lists).
+//! tool the model reads), `names` (the catalog's tool names, as texts are searched for them)
+//! and `message` (how findings write numbers and lists).
 
 mod description;
 mod design;
@@ -14,9 +15,10 @@ mod size;
 mod structure;
 
 pub(crate) mod message;
+pub(crate) mod names;
 mod phrases;
 mod schema;
-mod texts;
+pub(crate) mod texts;
 mod words;
 
 pub(crate) use security::hidden_characters::hidden_kind;

@@ -2,7 +2,10 @@
 //! description, its annotations' title, and every description and title at any depth of its
 //! input and output schemas.
 
+use crate::rules::phrases::{Word, words};
 use crate::rules::schema::{Flow, tool_schemas, walk_members};
+use std::cell::OnceCell;
+use std::ops::Deref;
 use toolpact::Tool;
 
 /// One text the model reads, with its JSON pointer in the tool.
@@ -25,6 +28,35 @@ impl Text<'_> {
             (false, true) => "the tool's description",
             (false, false) => "a description in the schema",
         }
+    }
+}
+
+/// A text of a tool, with its words split when a rule first asks for them.
+#[derive(Debug)]
+pub(crate) struct ReadText<'t> {
+    text: Text<'t>,
+    words: OnceCell<Vec<Word>>,
+}
+
+impl<'t> ReadText<'t> {
+    pub(crate) fn new(text: Text<'t>) -> Self {
+        ReadText {
+            text,
+            words: OnceCell::new(),
+        }
+    }
+
+    /// The text's words and sentences (see [`words`]).
+    pub(crate) fn words(&self) -> &[Word] {
+        self.words.get_or_init(|| words(self.text.text))
+    }
+}
+
+impl<'t> Deref for ReadText<'t> {
+    type Target = Text<'t>;
+
+    fn deref(&self) -> &Text<'t> {
+        &self.text
     }
 }
 

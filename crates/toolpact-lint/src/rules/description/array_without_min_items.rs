@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::for_each_property;
 use serde_json::Value;
 
@@ -48,28 +48,33 @@ impl Rule for ArrayWithoutMinItems {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            for_each_property(tool, &mut |property| {
-                let is_tuple = property.keyword("prefixItems").is_some()
-                    || property.keyword("items").is_some_and(Value::is_array);
-                if !property.is_array()
-                    || is_tuple
-                    || property.is_closed()
-                    || property.keyword("minItems").is_some()
-                {
-                    return;
-                }
-                out.push(Violation {
-                    tool: Some(i),
-                    message: format!(
-                        "the array property {:?} does not say how many items it needs (no \"minItems\")",
-                        property.name
-                    ),
-                    help: "add \"minItems\": 1 when an empty list makes no sense, or \"minItems\": 0 to say that it may be empty (Anthropic strict mode accepts only 0 or 1)".to_owned(),
-                    pointer: property.pointer.to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for ArrayWithoutMinItems {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        for_each_property(tool, &mut |property| {
+            let is_tuple = property.keyword("prefixItems").is_some()
+                || property.keyword("items").is_some_and(Value::is_array);
+            if !property.is_array()
+                || is_tuple
+                || property.is_closed()
+                || property.keyword("minItems").is_some()
+            {
+                return;
+            }
+            out.push(Violation {
+                tool: Some(i),
+                message: format!(
+                    "the array property {:?} does not say how many items it needs (no \"minItems\")",
+                    property.name
+                ),
+                help: "add \"minItems\": 1 when an empty list makes no sense, or \"minItems\": 0 to say that it may be empty (Anthropic strict mode accepts only 0 or 1)".to_owned(),
+                pointer: property.pointer.to_owned(),
             });
-        }
+        });
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{Property, for_each_property};
 use crate::rules::words::text_words;
 use serde_json::Value;
@@ -208,72 +208,77 @@ impl Rule for DateWithoutFormat {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            for_each_property(tool, &mut |property| {
-                if property.is_closed() {
-                    return;
-                }
-                let description = property.description().unwrap_or_default();
-                let words = property.name_words();
-                let description_words = text_words(description);
-                let is_string = property.may_be("string")
-                    || (property.is_array()
-                        && property
-                            .keyword("items")
-                            .and_then(|i| i.get("type"))
-                            .and_then(Value::as_str)
-                            == Some("string"));
-                if !is_date(&words, &description_words, is_string) {
-                    return;
-                }
-                let is_number = property.may_be("integer") || property.may_be("number");
-                let violation = if is_string && !string_has_format(property, description) {
-                    let help = if words
-                        .iter()
-                        .any(|w| ["time", "timestamp", "datetime", "at"].contains(&w.as_str()))
-                    {
-                        "add \"format\": \"date-time\" and say the format with an example in the description (Start of the meeting, RFC 3339, e.g. \"2026-08-18T14:30:00Z\")"
-                    } else {
-                        "add \"format\": \"date\" and say the format with an example in the description (Day of the meal, ISO 8601 YYYY-MM-DD, e.g. \"2026-08-18\")"
-                    };
-                    Some((
-                        format!(
-                            "the date property {:?} does not say its format (no date \"format\", \"pattern\" or \"examples\", and no format or example in its description)",
-                            property.name
-                        ),
-                        if property.is_array() {
-                            help.replacen("add \"format\"", "give its items \"format\"", 1)
-                        } else {
-                            help.to_owned()
-                        },
-                    ))
-                } else if !is_string
-                    && is_number
-                    && !description_words
-                        .iter()
-                        .any(|w| NUMERIC_HINTS.contains(&w.as_str()))
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for DateWithoutFormat {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        for_each_property(tool, &mut |property| {
+            if property.is_closed() {
+                return;
+            }
+            let description = property.description().unwrap_or_default();
+            let words = property.name_words();
+            let description_words = text_words(description);
+            let is_string = property.may_be("string")
+                || (property.is_array()
+                    && property
+                        .keyword("items")
+                        .and_then(|i| i.get("type"))
+                        .and_then(Value::as_str)
+                        == Some("string"));
+            if !is_date(&words, &description_words, is_string) {
+                return;
+            }
+            let is_number = property.may_be("integer") || property.may_be("number");
+            let violation = if is_string && !string_has_format(property, description) {
+                let help = if words
+                    .iter()
+                    .any(|w| ["time", "timestamp", "datetime", "at"].contains(&w.as_str()))
                 {
-                    Some((
-                        format!(
-                            "the timestamp property {:?} does not say what its number counts (seconds or milliseconds, since when)",
-                            property.name
-                        ),
-                        "say the unit and the origin with an example (in seconds since the Unix epoch, e.g. 1787011200)".to_owned(),
-                    ))
+                    "add \"format\": \"date-time\" and say the format with an example in the description (Start of the meeting, RFC 3339, e.g. \"2026-08-18T14:30:00Z\")"
                 } else {
-                    None
+                    "add \"format\": \"date\" and say the format with an example in the description (Day of the meal, ISO 8601 YYYY-MM-DD, e.g. \"2026-08-18\")"
                 };
-                if let Some((message, help)) = violation {
-                    out.push(Violation {
-                        tool: Some(i),
-                        pointer: property.pointer.to_owned(),
-                        message,
-                        help,
-                    });
-                }
-            });
-        }
+                Some((
+                    format!(
+                        "the date property {:?} does not say its format (no date \"format\", \"pattern\" or \"examples\", and no format or example in its description)",
+                        property.name
+                    ),
+                    if property.is_array() {
+                        help.replacen("add \"format\"", "give its items \"format\"", 1)
+                    } else {
+                        help.to_owned()
+                    },
+                ))
+            } else if !is_string
+                && is_number
+                && !description_words
+                    .iter()
+                    .any(|w| NUMERIC_HINTS.contains(&w.as_str()))
+            {
+                Some((
+                    format!(
+                        "the timestamp property {:?} does not say what its number counts (seconds or milliseconds, since when)",
+                        property.name
+                    ),
+                    "say the unit and the origin with an example (in seconds since the Unix epoch, e.g. 1787011200)".to_owned(),
+                ))
+            } else {
+                None
+            };
+            if let Some((message, help)) = violation {
+                out.push(Violation {
+                    tool: Some(i),
+                    pointer: property.pointer.to_owned(),
+                    message,
+                    help,
+                });
+            }
+        });
     }
 }
 

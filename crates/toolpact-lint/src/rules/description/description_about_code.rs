@@ -1,6 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::texts::tool_texts;
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -89,25 +88,30 @@ impl Rule for DescriptionAboutCode {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            for text in tool_texts(tool) {
-                let found = notes(text.text);
-                if found.is_empty() {
-                    continue;
-                }
-                let quoted: Vec<String> = found.iter().map(|n| format!("{n:?}")).collect();
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: text.pointer.clone(),
-                    message: format!(
-                        "{} speaks about the code, not the tool: {}",
-                        text.what(),
-                        quoted.join(", ")
-                    ),
-                    help: "keep notes for developers in code comments (`//` in Rust), which do not become descriptions; say what the tool or value is for, and when to call or send it".to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for DescriptionAboutCode {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let i = view.index;
+        for text in view.texts() {
+            let found = notes(text.text);
+            if found.is_empty() {
+                continue;
             }
+            let quoted: Vec<String> = found.iter().map(|n| format!("{n:?}")).collect();
+            out.push(Violation {
+                tool: Some(i),
+                pointer: text.pointer.clone(),
+                message: format!(
+                    "{} speaks about the code, not the tool: {}",
+                    text.what(),
+                    quoted.join(", ")
+                ),
+                help: "keep notes for developers in code comments (`//` in Rust), which do not become descriptions; say what the tool or value is for, and when to call or send it".to_owned(),
+            });
         }
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::words::{FILLER_WORDS, content_words, name_stems};
 
 declare_rule! {
@@ -52,32 +52,37 @@ impl Rule for DescriptionRestatesName {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some(description) = tool.description.as_deref().map(str::trim) else {
-                continue;
-            };
-            let mut known = name_stems(&tool.name);
-            for title in [
-                tool.title.as_deref(),
-                tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                known.extend(content_words(title));
-            }
-            if restates(description, &known) {
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: "/description".to_owned(),
-                    message: format!(
-                        "the description {description:?} only restates the name {:?}",
-                        tool.name
-                    ),
-                    help: "say what the tool returns or changes, for which inputs, and when to call it (\"Call this when the user asks …\")".to_owned(),
-                });
-            }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for DescriptionRestatesName {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some(description) = tool.description.as_deref().map(str::trim) else {
+            return;
+        };
+        let mut known = name_stems(&tool.name);
+        for title in [
+            tool.title.as_deref(),
+            tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            known.extend(content_words(title));
+        }
+        if restates(description, &known) {
+            out.push(Violation {
+                tool: Some(i),
+                pointer: "/description".to_owned(),
+                message: format!(
+                    "the description {description:?} only restates the name {:?}",
+                    tool.name
+                ),
+                help: "say what the tool returns or changes, for which inputs, and when to call it (\"Call this when the user asks …\")".to_owned(),
+            });
         }
     }
 }

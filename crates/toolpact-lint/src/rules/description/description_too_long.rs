@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -47,25 +47,30 @@ impl Rule for DescriptionTooLong {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for DescriptionTooLong {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
         let max = cx.option(&Self::META, "max");
-        for (i, tool) in cx.tools() {
-            let Some(description) = tool.description.as_deref() else {
-                continue;
-            };
-            let length = description.chars().count() as u64;
-            if length <= max {
-                continue;
-            }
-            out.push(Violation {
-                tool: Some(i),
-                pointer: "/description".to_owned(),
-                message: format!(
-                    "the description of {:?} is {length} characters long, more than {max}",
-                    tool.name
-                ),
-                help: "keep what the tool does and when to call it; move rules that span tools to the system prompt, and split a tool that does several jobs into focused tools".to_owned(),
-            });
+        let Some(description) = tool.description.as_deref() else {
+            return;
+        };
+        let length = description.chars().count() as u64;
+        if length <= max {
+            return;
         }
+        out.push(Violation {
+            tool: Some(i),
+            pointer: "/description".to_owned(),
+            message: format!(
+                "the description of {:?} is {length} characters long, more than {max}",
+                tool.name
+            ),
+            help: "keep what the tool does and when to call it; move rules that span tools to the system prompt, and split a tool that does several jobs into focused tools".to_owned(),
+        });
     }
 }

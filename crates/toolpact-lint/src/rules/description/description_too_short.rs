@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -43,25 +43,30 @@ impl Rule for DescriptionTooShort {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for DescriptionTooShort {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
         let min = cx.option(&Self::META, "min");
-        for (i, tool) in cx.tools() {
-            let Some(description) = tool.description.as_deref().map(str::trim) else {
-                continue;
-            };
-            let length = description.chars().count() as u64;
-            if length == 0 || length >= min {
-                continue;
-            }
-            out.push(Violation {
-                tool: Some(i),
-                pointer: "/description".to_owned(),
-                message: format!(
-                    "the description {description:?} is {length} character{} long, too short to say what the tool does and when to call it (minimum {min})",
-                    if length == 1 { "" } else { "s" }
-                ),
-                help: "say what the tool does, what it returns, and when to call it (\"Call this when …\"), in one or two sentences".to_owned(),
-            });
+        let Some(description) = tool.description.as_deref().map(str::trim) else {
+            return;
+        };
+        let length = description.chars().count() as u64;
+        if length == 0 || length >= min {
+            return;
         }
+        out.push(Violation {
+            tool: Some(i),
+            pointer: "/description".to_owned(),
+            message: format!(
+                "the description {description:?} is {length} character{} long, too short to say what the tool does and when to call it (minimum {min})",
+                if length == 1 { "" } else { "s" }
+            ),
+            help: "say what the tool does, what it returns, and when to call it (\"Call this when …\"), in one or two sentences".to_owned(),
+        });
     }
 }

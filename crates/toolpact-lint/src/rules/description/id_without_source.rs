@@ -1,9 +1,10 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::design::internal_id_from_model::is_server_owned_id;
 use crate::rules::schema::for_each_property;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 declare_rule! {
     /// ## What it does
@@ -110,17 +111,9 @@ const TOOL_VERBS: &[&str] = &[
 
 /// The catalog's tool names, lowercased, with how many tools bear each, so that a
 /// description can be checked for "another tool's name" without a pass over the catalog.
-struct ToolNames(HashMap<String, usize>);
+struct ToolNames<'n, S>(&'n HashMap<String, usize, S>);
 
-impl ToolNames {
-    fn of(cx: &Context<'_>) -> ToolNames {
-        let mut names = HashMap::new();
-        for (_, tool) in cx.tools() {
-            *names.entry(tool.name.to_lowercase()).or_insert(0) += 1;
-        }
-        ToolNames(names)
-    }
-
+impl<S: BuildHasher> ToolNames<'_, S> {
     /// Whether `token` names a tool other than `own` (lowercased).
     fn names_other(&self, token: &str, own: &str) -> bool {
         self.0
@@ -131,7 +124,7 @@ impl ToolNames {
 
 /// Whether `description` says where the value comes from; `own` is the tool's lowercased
 /// name, which does not count as a source.
-fn names_source(description: &str, tools: &ToolNames, own: &str) -> bool {
+fn names_source<S: BuildHasher>(description: &str, tools: &ToolNames<'_, S>, own: &str) -> bool {
     let lower = description.to_lowercase();
     let tokens: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
@@ -156,54 +149,60 @@ impl Rule for IdWithoutSource {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        let names = ToolNames::of(cx);
-        for (i, tool) in cx.tools() {
-            let own = tool.name.to_lowercase();
-            for_each_property(tool, &mut |property| {
-                let words = property.name_words();
-                if !words.last().is_some_and(|w| ID_WORDS.contains(&w.as_str()))
-                    || property.is_closed()
-                    || is_server_owned_id(&tool.input_schema, property.name, property.schema, tool)
-                {
-                    return;
-                }
-                let items_description = property
-                    .keyword("items")
-                    .and_then(|i| i.get("description"))
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let description = property.description().unwrap_or_default();
-                let text = format!("{description} {items_description}");
-                if names_source(&text, &names, &own) {
-                    return;
-                }
-                out.push(Violation {
-                    tool: Some(i),
-                    message: format!(
-                        "the id property {:?} does not say which tool's result it comes from",
-                        property.name
-                    ),
-                    help: "name the tool whose result holds it (\"Id of the gift, from a suggest_gifts result\"), or say that the model makes up the label; if neither, take it from the session instead of asking the model".to_owned(),
-                    pointer: property.pointer.to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for IdWithoutSource {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let names = ToolNames(cx.lowercase_names());
+        let own = tool.name.to_lowercase();
+        for_each_property(tool, &mut |property| {
+            let words = property.name_words();
+            if !words.last().is_some_and(|w| ID_WORDS.contains(&w.as_str()))
+                || property.is_closed()
+                || is_server_owned_id(&tool.input_schema, property.name, property.schema, tool)
+            {
+                return;
+            }
+            let items_description = property
+                .keyword("items")
+                .and_then(|i| i.get("description"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let description = property.description().unwrap_or_default();
+            let text = format!("{description} {items_description}");
+            if names_source(&text, &names, &own) {
+                return;
+            }
+            out.push(Violation {
+                tool: Some(i),
+                message: format!(
+                    "the id property {:?} does not say which tool's result it comes from",
+                    property.name
+                ),
+                help: "name the tool whose result holds it (\"Id of the gift, from a suggest_gifts result\"), or say that the model makes up the label; if neither, take it from the session instead of asking the model".to_owned(),
+                pointer: property.pointer.to_owned(),
             });
-        }
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::{ToolNames, names_source};
+    use std::collections::HashMap;
 
     #[test]
     fn sources() {
-        let names = ToolNames(
+        let counts: HashMap<String, usize> =
             [("search_foods", 1), ("lookup", 1), ("create_order", 1)]
                 .into_iter()
                 .map(|(n, c)| (n.to_owned(), c))
-                .collect(),
-        );
+                .collect();
+        let names = ToolNames(&counts);
         let others = (&names, "create_order");
         for text in [
             "foodId from a search_foods result, e.g. \"food_18342\"",

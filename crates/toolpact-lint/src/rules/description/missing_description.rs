@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -36,20 +36,25 @@ impl Rule for MissingDescription {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            if tool
-                .description
-                .as_deref()
-                .is_none_or(|d| d.trim().is_empty())
-            {
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: "/description".to_owned(),
-                    message: format!("the tool {:?} has no description", tool.name),
-                    help: "say what the tool does, when to call it (\"Call this when …\") and what effects it has".to_owned(),
-                });
-            }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for MissingDescription {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        if tool
+            .description
+            .as_deref()
+            .is_none_or(|d| d.trim().is_empty())
+        {
+            out.push(Violation {
+                tool: Some(i),
+                pointer: "/description".to_owned(),
+                message: format!("the tool {:?} has no description", tool.name),
+                help: "say what the tool does, when to call it (\"Call this when …\") and what effects it has".to_owned(),
+            });
         }
     }
 }

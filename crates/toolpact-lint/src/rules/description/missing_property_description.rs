@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{Property, for_each_property};
 
 declare_rule! {
@@ -58,19 +58,24 @@ impl Rule for MissingPropertyDescription {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            for_each_property(tool, &mut |property| {
-                if property.description().is_some() {
-                    return;
-                }
-                out.push(Violation {
-                    tool: Some(i),
-                    message: format!("the property {:?} has no description", property.name),
-                    help: suggestion(property).to_owned(),
-                    pointer: property.pointer.to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for MissingPropertyDescription {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        for_each_property(tool, &mut |property| {
+            if property.description().is_some() {
+                return;
+            }
+            out.push(Violation {
+                tool: Some(i),
+                message: format!("the property {:?} has no description", property.name),
+                help: suggestion(property).to_owned(),
+                pointer: property.pointer.to_owned(),
             });
-        }
+        });
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{Property, for_each_property};
 use crate::rules::words::{identifier_words, stem, text_words};
 
@@ -202,33 +202,37 @@ impl Rule for MoneyWithoutUnit {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            for_each_property(tool, &mut |property| {
-                let types = property.types();
-                if !(types.contains("number") || types.contains("integer")) || property.is_closed()
-                {
-                    return;
-                }
-                let words = property.name_words();
-                if !is_money(&words) {
-                    return;
-                }
-                let described = property.description().is_some_and(names_unit);
-                if described || name_says_unit(&words) || has_currency_sibling(property) {
-                    return;
-                }
-                out.push(Violation {
-                    tool: Some(i),
-                    message: format!(
-                        "the money property {:?} does not say its currency or unit",
-                        property.name
-                    ),
-                    help: "name the currency or unit in the description (\"in EUR\", \"in the user's currency\", \"in cents\"), or add a \"currency\" property beside it with an ISO 4217 code".to_owned(),
-                    pointer: property.pointer.to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for MoneyWithoutUnit {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        for_each_property(tool, &mut |property| {
+            let types = property.types();
+            if !(types.contains("number") || types.contains("integer")) || property.is_closed() {
+                return;
+            }
+            let words = property.name_words();
+            if !is_money(&words) {
+                return;
+            }
+            let described = property.description().is_some_and(names_unit);
+            if described || name_says_unit(&words) || has_currency_sibling(property) {
+                return;
+            }
+            out.push(Violation {
+                tool: Some(i),
+                message: format!(
+                    "the money property {:?} does not say its currency or unit",
+                    property.name
+                ),
+                help: "name the currency or unit in the description (\"in EUR\", \"in the user's currency\", \"in cents\"), or add a \"currency\" property beside it with an ISO 4217 code".to_owned(),
+                pointer: property.pointer.to_owned(),
             });
-        }
+        });
     }
 }
 

@@ -1,6 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use std::collections::HashSet;
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -92,7 +91,7 @@ const TRIGGERS: &[&str] = &[
 ];
 
 /// Whether the description says when (or when not) to call the tool.
-fn has_guidance(description: &str, tool_names: &HashSet<String>) -> bool {
+fn has_guidance(description: &str, is_tool: &dyn Fn(&str) -> bool) -> bool {
     let lower = description.to_lowercase();
     let tokens: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -101,13 +100,13 @@ fn has_guidance(description: &str, tool_names: &HashSet<String>) -> bool {
     (0..tokens.len()).any(|i| {
         let rest = &tokens[i..];
         PHRASES.iter().any(|p| rest.starts_with(p))
-            || (VERBS.contains(&tokens[i]) && instructs(&rest[1..], tool_names))
+            || (VERBS.contains(&tokens[i]) && instructs(&rest[1..], is_tool))
     })
 }
 
 /// Whether the words after "use"/"call" make it an instruction: up to three words from
 /// [`BETWEEN`] or tool names ("Call search_foods first"), then a trigger.
-fn instructs(rest: &[&str], tool_names: &HashSet<String>) -> bool {
+fn instructs(rest: &[&str], is_tool: &dyn Fn(&str) -> bool) -> bool {
     for (skipped, word) in rest.iter().enumerate() {
         if TRIGGERS.contains(word) {
             return true;
@@ -115,7 +114,7 @@ fn instructs(rest: &[&str], tool_names: &HashSet<String>) -> bool {
         if skipped >= 3 {
             return false;
         }
-        let is_tool_name = word.contains('_') || tool_names.contains(*word);
+        let is_tool_name = word.contains('_') || is_tool(word);
         if !(BETWEEN.contains(word) || is_tool_name) {
             return false;
         }
@@ -128,25 +127,30 @@ impl Rule for NoUsageGuidance {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        let names: HashSet<String> = cx.tools().map(|(_, t)| t.name.to_lowercase()).collect();
-        for (i, tool) in cx.tools() {
-            let Some(description) = tool.description.as_deref() else {
-                continue;
-            };
-            if description.trim().is_empty() || has_guidance(description, &names) {
-                continue;
-            }
-            out.push(Violation {
-                tool: Some(i),
-                pointer: "/description".to_owned(),
-                message: format!(
-                    "the description of {:?} never says when to call the tool",
-                    tool.name
-                ),
-                help: "add a sentence such as \"Call this when the user asks …\", and name the neighbour to use instead when it does not fit".to_owned(),
-            });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for NoUsageGuidance {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let names = cx.lowercase_names();
+        let Some(description) = tool.description.as_deref() else {
+            return;
+        };
+        if description.trim().is_empty() || has_guidance(description, &|w| names.contains_key(w)) {
+            return;
         }
+        out.push(Violation {
+            tool: Some(i),
+            pointer: "/description".to_owned(),
+            message: format!(
+                "the description of {:?} never says when to call the tool",
+                tool.name
+            ),
+            help: "add a sentence such as \"Call this when the user asks …\", and name the neighbour to use instead when it does not fit".to_owned(),
+        });
     }
 }
 
@@ -156,7 +160,7 @@ mod tests {
 
     #[test]
     fn recognises_guidance() {
-        let names: HashSet<String> = ["search_foods", "lookup"].map(str::to_owned).into();
+        let names = |w: &str| ["search_foods", "lookup"].contains(&w);
         for text in [
             "Use this when you need gift ideas.",
             "Call this tool to create a ticket.",

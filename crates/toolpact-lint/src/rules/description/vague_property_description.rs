@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{Property, for_each_property};
 use crate::rules::words::{CONTAINER_WORDS, FILLER_WORDS, content_words, name_stems};
 
@@ -104,26 +104,31 @@ impl Rule for VaguePropertyDescription {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            for_each_property(tool, &mut |property| {
-                let Some(description) = property.description() else {
-                    return;
-                };
-                if !is_vague(property.name, description, property.is_array()) {
-                    return;
-                }
-                out.push(Violation {
-                    tool: Some(i),
-                    message: format!(
-                        "the property {:?} is described only as {description:?}, which tells the model nothing about what goes in",
-                        property.name
-                    ),
-                    help: suggestion(property).to_owned(),
-                    pointer: property.pointer.to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for VaguePropertyDescription {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        for_each_property(tool, &mut |property| {
+            let Some(description) = property.description() else {
+                return;
+            };
+            if !is_vague(property.name, description, property.is_array()) {
+                return;
+            }
+            out.push(Violation {
+                tool: Some(i),
+                message: format!(
+                    "the property {:?} is described only as {description:?}, which tells the model nothing about what goes in",
+                    property.name
+                ),
+                help: suggestion(property).to_owned(),
+                pointer: property.pointer.to_owned(),
             });
-        }
+        });
     }
 }
 

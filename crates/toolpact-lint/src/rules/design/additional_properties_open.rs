@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{Edge, Node, declares_type, properties, walk};
 
 declare_rule! {
@@ -72,27 +72,32 @@ impl Rule for AdditionalPropertiesOpen {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            walk(&tool.input_schema, "/inputSchema", &mut |node| {
-                if !is_checked_object(node) {
-                    return;
-                }
-                let name = node.object_name();
-                let what = if properties(node.schema).is_some_and(|p| !p.is_empty()) {
-                    "properties it does not declare"
-                } else {
-                    "any arguments"
-                };
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: node.pointer.to_owned(),
-                    message: format!(
-                        "{name} accepts {what}: `additionalProperties: false` is not set"
-                    ),
-                    help: "add `\"additionalProperties\": false` so that an invented or misspelled field is rejected with an error the model can correct".to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for AdditionalPropertiesOpen {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        walk(&tool.input_schema, "/inputSchema", &mut |node| {
+            if !is_checked_object(node) {
+                return;
+            }
+            let name = node.object_name();
+            let what = if properties(node.schema).is_some_and(|p| !p.is_empty()) {
+                "properties it does not declare"
+            } else {
+                "any arguments"
+            };
+            out.push(Violation {
+                tool: Some(i),
+                pointer: node.pointer.to_owned(),
+                message: format!(
+                    "{name} accepts {what}: `additionalProperties: false` is not set"
+                ),
+                help: "add `\"additionalProperties\": false` so that an invented or misspelled field is rejected with an error the model can correct".to_owned(),
             });
-        }
+        });
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::message::join;
 use crate::rules::schema::{properties, required, resolved, walk};
 use toolpact::schema::child_pointer;
@@ -57,47 +57,52 @@ impl Rule for AllRequiredWithDefaults {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let root = &tool.input_schema;
-            walk(root, "/inputSchema", &mut |node| {
-                let Some(props) = properties(node.schema) else {
-                    return;
-                };
-                let required = required(node.schema);
-                if props.is_empty() || !props.keys().all(|k| required.contains(k)) {
-                    return;
-                }
-                let defaulted: Vec<String> = props
-                    .iter()
-                    .filter(|(_, sub)| {
-                        let (_, facts) = resolved(root, sub);
-                        facts.default && !facts.is_nullable()
-                    })
-                    .map(|(name, _)| format!("`{name}`"))
-                    .collect();
-                if defaulted.is_empty() {
-                    return;
-                }
-                let (them, declare) = if defaulted.len() == 1 {
-                    ("it", "declares a default")
-                } else {
-                    ("them", "declare defaults")
-                };
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: child_pointer(node.pointer, "required"),
-                    message: format!(
-                        "every property of {} is required, yet {} {declare}; the model must invent a value instead of leaving {them} out",
-                        node.object_name(),
-                        join(&defaulted)
-                    ),
-                    help: format!(
-                        "remove {} from `required` so that the default applies (for OpenAI strict mode, make {them} nullable and apply the default on `null`)",
-                        join(&defaulted)
-                    ),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for AllRequiredWithDefaults {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let root = &tool.input_schema;
+        walk(root, "/inputSchema", &mut |node| {
+            let Some(props) = properties(node.schema) else {
+                return;
+            };
+            let required = required(node.schema);
+            if props.is_empty() || !props.keys().all(|k| required.contains(k)) {
+                return;
+            }
+            let defaulted: Vec<String> = props
+                .iter()
+                .filter(|(_, sub)| {
+                    let (_, facts) = resolved(root, sub);
+                    facts.default && !facts.is_nullable()
+                })
+                .map(|(name, _)| format!("`{name}`"))
+                .collect();
+            if defaulted.is_empty() {
+                return;
+            }
+            let (them, declare) = if defaulted.len() == 1 {
+                ("it", "declares a default")
+            } else {
+                ("them", "declare defaults")
+            };
+            out.push(Violation {
+                tool: Some(i),
+                pointer: child_pointer(node.pointer, "required"),
+                message: format!(
+                    "every property of {} is required, yet {} {declare}; the model must invent a value instead of leaving {them} out",
+                    node.object_name(),
+                    join(&defaulted)
+                ),
+                help: format!(
+                    "remove {} from `required` so that the default applies (for OpenAI strict mode, make {them} nullable and apply the default on `null`)",
+                    join(&defaulted)
+                ),
             });
-        }
+        });
     }
 }

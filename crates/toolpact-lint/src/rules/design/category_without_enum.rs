@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{Facts, properties, resolved, walk};
 use crate::rules::words::{identifier_words, mentions_any};
 use serde_json::Value;
@@ -207,89 +207,93 @@ impl Rule for CategoryWithoutEnum {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let root = &tool.input_schema;
-            let tool_words = identifier_words(&tool.name);
-            walk(root, "/inputSchema", &mut |node| {
-                let Some(props) = properties(node.schema) else {
-                    return;
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for CategoryWithoutEnum {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let root = &tool.input_schema;
+        let tool_words = identifier_words(&tool.name);
+        walk(root, "/inputSchema", &mut |node| {
+            let Some(props) = properties(node.schema) else {
+                return;
+            };
+            for (name, raw) in props {
+                let (_, facts) = resolved(root, raw);
+                let (target, plural) = if facts.has_type("string") {
+                    (facts, false)
+                } else if facts.has_type("array")
+                    && let Some(items) = facts.items.filter(|v| v.is_object())
+                    && let (_, items) = resolved(root, items)
+                    && items.has_type("string")
+                {
+                    (items, true)
+                } else {
+                    continue;
                 };
-                for (name, raw) in props {
-                    let (_, facts) = resolved(root, raw);
-                    let (target, plural) = if facts.has_type("string") {
-                        (facts, false)
-                    } else if facts.has_type("array")
-                        && let Some(items) = facts.items.filter(|v| v.is_object())
-                        && let (_, items) = resolved(root, items)
-                        && items.has_type("string")
-                    {
-                        (items, true)
-                    } else {
-                        continue;
-                    };
-                    if is_constrained(root, &target) {
-                        continue;
-                    }
-                    let category = category_of(name, plural).filter(|c| {
-                        // `order` on a tool about orders is the order itself, not a sort order.
-                        *c != "order" || !tool_words.iter().any(|w| w.starts_with("order"))
-                    });
-                    let description = facts.description.unwrap_or_default();
-                    let lists = category.is_none() && mentions_any(description, LISTS_CUES);
-                    if category.is_none() && !lists {
-                        continue;
-                    }
-                    let text = lowercase(facts.description);
-                    let names_standard = |text: &str| {
-                        mentions_any(text, STANDARD_CUES)
-                            && STANDARD_LISTS.iter().any(|s| text.contains(s))
-                    };
-                    if names_standard(&text)
-                        || (plural && names_standard(&lowercase(target.description)))
-                    {
-                        continue;
-                    }
-                    let accepts = if plural {
-                        "its items accept any string"
-                    } else {
-                        "its schema accepts any string"
-                    };
-                    let (message, help) = if let Some(category) = category {
-                        let help = match category {
-                            "currency" | "language" | "lang" => format!(
-                                "list the values you accept in `enum`, or name the standard and constrain the form: \"ISO 4217 code\" with \"pattern\": \"^[A-Z]{{3}}$\" for a currency, \"BCP 47 tag\" for a language; a free string for `{name}` invites invented values"
-                            ),
-                            _ => format!(
-                                "list the values in `enum` and explain each in the description (\"enum\": [\"a\", \"b\"], \"a (when …), b (when …)\"); a free string for `{name}` invites invented values"
-                            ),
-                        };
-                        (
-                            format!("`{name}` names a closed category ({category}) but {accepts}"),
-                            help,
-                        )
-                    } else if lists && LISTS_VALUES.iter().any(|p| text.contains(p)) {
-                        (
-                            format!("the description of `{name}` lists its allowed values but {accepts}"),
-                            "move the values the description lists into `enum`, so that strict modes and argument validation enforce them".to_owned(),
-                        )
-                    } else {
-                        continue;
-                    };
-                    let mut pointer =
-                        child_pointer(&child_pointer(node.pointer, "properties"), name);
-                    if plural {
-                        pointer.push_str("/items");
-                    }
-                    out.push(Violation {
-                        tool: Some(i),
-                        pointer,
-                        message,
-                        help,
-                    });
+                if is_constrained(root, &target) {
+                    continue;
                 }
-            });
-        }
+                let category = category_of(name, plural).filter(|c| {
+                    // `order` on a tool about orders is the order itself, not a sort order.
+                    *c != "order" || !tool_words.iter().any(|w| w.starts_with("order"))
+                });
+                let description = facts.description.unwrap_or_default();
+                let lists = category.is_none() && mentions_any(description, LISTS_CUES);
+                if category.is_none() && !lists {
+                    continue;
+                }
+                let text = lowercase(facts.description);
+                let names_standard = |text: &str| {
+                    mentions_any(text, STANDARD_CUES)
+                        && STANDARD_LISTS.iter().any(|s| text.contains(s))
+                };
+                if names_standard(&text)
+                    || (plural && names_standard(&lowercase(target.description)))
+                {
+                    continue;
+                }
+                let accepts = if plural {
+                    "its items accept any string"
+                } else {
+                    "its schema accepts any string"
+                };
+                let (message, help) = if let Some(category) = category {
+                    let help = match category {
+                        "currency" | "language" | "lang" => format!(
+                            "list the values you accept in `enum`, or name the standard and constrain the form: \"ISO 4217 code\" with \"pattern\": \"^[A-Z]{{3}}$\" for a currency, \"BCP 47 tag\" for a language; a free string for `{name}` invites invented values"
+                        ),
+                        _ => format!(
+                            "list the values in `enum` and explain each in the description (\"enum\": [\"a\", \"b\"], \"a (when …), b (when …)\"); a free string for `{name}` invites invented values"
+                        ),
+                    };
+                    (
+                        format!("`{name}` names a closed category ({category}) but {accepts}"),
+                        help,
+                    )
+                } else if lists && LISTS_VALUES.iter().any(|p| text.contains(p)) {
+                    (
+                        format!("the description of `{name}` lists its allowed values but {accepts}"),
+                        "move the values the description lists into `enum`, so that strict modes and argument validation enforce them".to_owned(),
+                    )
+                } else {
+                    continue;
+                };
+                let mut pointer = child_pointer(&child_pointer(node.pointer, "properties"), name);
+                if plural {
+                    pointer.push_str("/items");
+                }
+                out.push(Violation {
+                    tool: Some(i),
+                    pointer,
+                    message,
+                    help,
+                });
+            }
+        });
     }
 }
 

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
 use crate::rules::schema::{field, properties, property_counts, resolved};
 use crate::rules::words::identifier_words;
 use serde_json::Value;
@@ -105,82 +105,87 @@ impl Rule for GodTool {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for GodTool {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
         let max_properties = cx.option(&Self::META, "max-properties");
         let max_optional = cx.option(&Self::META, "max-optional");
-        for (i, tool) in cx.tools() {
-            let root = &tool.input_schema;
-            let mut reasons = Vec::new();
-            let mut pointer = None;
-            if let Some(reason) = name_reason(&tool.name) {
-                reasons.push(reason);
-                pointer = Some("/name".to_owned());
-            }
-            let switch = switch(root);
-            if let Some((name, values)) = &switch {
-                reasons.push(format!(
-                    "`{name}` switches between {} operations",
-                    values.len()
-                ));
-                pointer.get_or_insert_with(|| {
-                    child_pointer(&child_pointer("/inputSchema/properties", name), "enum")
-                });
-            }
-            let counts = property_counts(root, root);
-            let total = counts.total as u64;
-            let loose = (counts.optional + counts.nullable) as u64;
-            if total > max_properties {
-                reasons.push(format!(
-                    "it has {total} properties (more than {max_properties})"
-                ));
-            }
-            if loose > max_optional {
-                reasons.push(format!(
-                    "{loose} of its properties are optional or nullable (more than {max_optional})"
-                ));
-            }
-            if reasons.is_empty() {
-                continue;
-            }
-            let pointer = pointer.unwrap_or_else(|| "/inputSchema/properties".to_owned());
-            let help = match &switch {
-                Some((name, values)) => format!(
-                    "split it into one focused tool per `{name}` ({}), each with only the properties it needs and its own annotations",
-                    values
-                        .iter()
-                        .take(6)
-                        .map(String::as_str)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                        + if values.len() > 6 { ", …" } else { "" }
-                ),
-                None => {
-                    let words = identifier_words(&tool.name);
-                    let object = words
-                        .get(1..)
-                        .filter(|w| !w.is_empty() && words[0] == "manage");
-                    match object {
-                        Some(object) => {
-                            let object = object.join("_");
-                            format!(
-                                "split it into focused tools, one per operation (`get_{object}`, `update_{object}`, `cancel_{object}`, …), each with only the properties it needs and its own annotations"
-                            )
-                        }
-                        None => "split it into focused tools, one per operation (search, details, order, …), each with only the properties it needs and its own annotations".to_owned(),
-                    }
-                }
-            };
-            out.push(Violation {
-                tool: Some(i),
-                pointer,
-                message: format!(
-                    "`{}` does the work of several tools: {}",
-                    tool.name,
-                    reasons.join("; ")
-                ),
-                help,
+        let root = &tool.input_schema;
+        let mut reasons = Vec::new();
+        let mut pointer = None;
+        if let Some(reason) = name_reason(&tool.name) {
+            reasons.push(reason);
+            pointer = Some("/name".to_owned());
+        }
+        let switch = switch(root);
+        if let Some((name, values)) = &switch {
+            reasons.push(format!(
+                "`{name}` switches between {} operations",
+                values.len()
+            ));
+            pointer.get_or_insert_with(|| {
+                child_pointer(&child_pointer("/inputSchema/properties", name), "enum")
             });
         }
+        let counts = property_counts(root, root);
+        let total = counts.total as u64;
+        let loose = (counts.optional + counts.nullable) as u64;
+        if total > max_properties {
+            reasons.push(format!(
+                "it has {total} properties (more than {max_properties})"
+            ));
+        }
+        if loose > max_optional {
+            reasons.push(format!(
+                "{loose} of its properties are optional or nullable (more than {max_optional})"
+            ));
+        }
+        if reasons.is_empty() {
+            return;
+        }
+        let pointer = pointer.unwrap_or_else(|| "/inputSchema/properties".to_owned());
+        let help = match &switch {
+            Some((name, values)) => format!(
+                "split it into one focused tool per `{name}` ({}), each with only the properties it needs and its own annotations",
+                values
+                    .iter()
+                    .take(6)
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+                    + if values.len() > 6 { ", …" } else { "" }
+            ),
+            None => {
+                let words = identifier_words(&tool.name);
+                let object = words
+                    .get(1..)
+                    .filter(|w| !w.is_empty() && words[0] == "manage");
+                match object {
+                    Some(object) => {
+                        let object = object.join("_");
+                        format!(
+                            "split it into focused tools, one per operation (`get_{object}`, `update_{object}`, `cancel_{object}`, …), each with only the properties it needs and its own annotations"
+                        )
+                    }
+                    None => "split it into focused tools, one per operation (search, details, order, …), each with only the properties it needs and its own annotations".to_owned(),
+                }
+            }
+        };
+        out.push(Violation {
+            tool: Some(i),
+            pointer,
+            message: format!(
+                "`{}` does the work of several tools: {}",
+                tool.name,
+                reasons.join("; ")
+            ),
+            help,
+        });
     }
 }
 

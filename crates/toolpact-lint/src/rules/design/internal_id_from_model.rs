@@ -1,10 +1,10 @@
 use super::verbs::{Effect, effect_of_name};
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::names::Set;
 use crate::rules::schema::{Facts, properties, resolved, walk};
 use crate::rules::words::{identifier_words, mentions_any, normal_word};
 use serde_json::Value;
-use std::collections::HashSet;
 use toolpact::Tool;
 use toolpact::schema::child_pointer;
 
@@ -215,7 +215,7 @@ enum Kind {
 
 /// Whether a description says where the id comes from: a phrase such as "returned by", or
 /// the name of a tool in the catalog.
-fn states_source(text: &str, tools: &HashSet<&str>) -> bool {
+fn states_source(text: &str, tools: &Set<&str>) -> bool {
     let lower = text.to_lowercase();
     SOURCE_PHRASES.iter().any(|p| lower.contains(p))
         || text
@@ -343,93 +343,98 @@ impl Rule for InternalIdFromModel {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        let tools: HashSet<&str> = cx.tools().map(|(_, t)| t.name.as_str()).collect();
-        for (i, tool) in cx.tools() {
-            let root = &tool.input_schema;
-            walk(root, "/inputSchema", &mut |node| {
-                let Some(props) = properties(node.schema) else {
-                    return;
-                };
-                for (name, raw) in props {
-                    let (_, facts) = resolved(root, raw);
-                    if !(facts.has_type("string")
-                        || facts.has_type("integer")
-                        || facts.has_type("array"))
-                    {
-                        continue;
-                    }
-                    let items = facts
-                        .items
-                        .filter(|_| facts.has_type("array"))
-                        .map(|items| resolved(root, items).1);
-                    if items.is_some_and(|items| items.has_type("object")) {
-                        continue;
-                    }
-                    let Some(kind) = classify(name, &facts, items.as_ref(), tool) else {
-                        continue;
-                    };
-                    let text = facts.description.unwrap_or_default();
-                    let (message, help) = match kind {
-                        Kind::Caller(who) => {
-                            if states_source(text, &tools) {
-                                continue;
-                            }
-                            let (whose, from) = match who.as_str() {
-                                "session" => (
-                                    "the current session's id".to_owned(),
-                                    "the session comes from the connection and the auth context",
-                                ),
-                                "tenant" => (
-                                    "the current tenant's id".to_owned(),
-                                    "the tenant comes from the auth context",
-                                ),
-                                other => (
-                                    format!("the calling {other}'s own id"),
-                                    "who is calling comes from the auth context",
-                                ),
-                            };
-                            (
-                                format!(
-                                    "`{name}` asks the model for {whose}, which it cannot know: {from}, not from arguments"
-                                ),
-                                format!(
-                                    "remove `{name}` and take it on the server from the authenticated session (OAuth token, API key, MCP auth context); an id from arguments is invented, or lets one user act as another"
-                                ),
-                            )
-                        }
-                        Kind::Created => (
-                            format!(
-                                "`{name}` asks the model for the id of what `{}` creates, which only the server can assign",
-                                tool.name
-                            ),
-                            format!(
-                                "remove `{name}`; let the server generate the id and return it in the result, so later calls can use it"
-                            ),
-                        ),
-                        Kind::Internal(cue) => {
-                            if states_source(text, &tools) {
-                                continue;
-                            }
-                            (
-                                format!(
-                                    "`{name}` is an internal id ({cue}) and nothing says where the model gets it, so it will invent one"
-                                ),
-                                format!(
-                                    "say which tool returns it (\"{name} from a previous search result\") and call that tool first, or let the model pass what it does know (a name, a query) and resolve the id on the server"
-                                ),
-                            )
-                        }
-                    };
-                    out.push(Violation {
-                        tool: Some(i),
-                        pointer: child_pointer(&child_pointer(node.pointer, "properties"), name),
-                        message,
-                        help,
-                    });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for InternalIdFromModel {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let tools = cx.exact_names();
+        let root = &tool.input_schema;
+        walk(root, "/inputSchema", &mut |node| {
+            let Some(props) = properties(node.schema) else {
+                return;
+            };
+            for (name, raw) in props {
+                let (_, facts) = resolved(root, raw);
+                if !(facts.has_type("string")
+                    || facts.has_type("integer")
+                    || facts.has_type("array"))
+                {
+                    continue;
                 }
-            });
-        }
+                let items = facts
+                    .items
+                    .filter(|_| facts.has_type("array"))
+                    .map(|items| resolved(root, items).1);
+                if items.is_some_and(|items| items.has_type("object")) {
+                    continue;
+                }
+                let Some(kind) = classify(name, &facts, items.as_ref(), tool) else {
+                    continue;
+                };
+                let text = facts.description.unwrap_or_default();
+                let (message, help) = match kind {
+                    Kind::Caller(who) => {
+                        if states_source(text, tools) {
+                            continue;
+                        }
+                        let (whose, from) = match who.as_str() {
+                            "session" => (
+                                "the current session's id".to_owned(),
+                                "the session comes from the connection and the auth context",
+                            ),
+                            "tenant" => (
+                                "the current tenant's id".to_owned(),
+                                "the tenant comes from the auth context",
+                            ),
+                            other => (
+                                format!("the calling {other}'s own id"),
+                                "who is calling comes from the auth context",
+                            ),
+                        };
+                        (
+                            format!(
+                                "`{name}` asks the model for {whose}, which it cannot know: {from}, not from arguments"
+                            ),
+                            format!(
+                                "remove `{name}` and take it on the server from the authenticated session (OAuth token, API key, MCP auth context); an id from arguments is invented, or lets one user act as another"
+                            ),
+                        )
+                    }
+                    Kind::Created => (
+                        format!(
+                            "`{name}` asks the model for the id of what `{}` creates, which only the server can assign",
+                            tool.name
+                        ),
+                        format!(
+                            "remove `{name}`; let the server generate the id and return it in the result, so later calls can use it"
+                        ),
+                    ),
+                    Kind::Internal(cue) => {
+                        if states_source(text, tools) {
+                            continue;
+                        }
+                        (
+                            format!(
+                                "`{name}` is an internal id ({cue}) and nothing says where the model gets it, so it will invent one"
+                            ),
+                            format!(
+                                "say which tool returns it (\"{name} from a previous search result\") and call that tool first, or let the model pass what it does know (a name, a query) and resolve the id on the server"
+                            ),
+                        )
+                    }
+                };
+                out.push(Violation {
+                    tool: Some(i),
+                    pointer: child_pointer(&child_pointer(node.pointer, "properties"), name),
+                    message,
+                    help,
+                });
+            }
+        });
     }
 }
 

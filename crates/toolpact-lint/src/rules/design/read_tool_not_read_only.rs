@@ -1,7 +1,7 @@
 use super::hints::Hint;
 use super::verbs::{Effect, effect_of_name};
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -51,24 +51,29 @@ impl Rule for ReadToolNotReadOnly {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some((verb, Effect::Reads { .. })) = effect_of_name(&tool.name) else {
-                continue;
-            };
-            if Hint::ReadOnly.declared(tool).is_some() {
-                continue;
-            }
-            out.push(Violation {
-                tool: Some(i),
-                pointer: Hint::ReadOnly.finding_pointer(tool),
-                message: format!(
-                    "`{}` reads (\"{verb}\") but does not set `readOnlyHint` in `annotations`{}, so clients treat it as a tool that may change data",
-                    tool.name,
-                    Hint::ReadOnly.misplaced_note(tool)
-                ),
-                help: Hint::ReadOnly.help(tool, "add \"annotations\": {\"readOnlyHint\": true} if it changes nothing; if it can change data, set \"readOnlyHint\": false explicitly"),
-            });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for ReadToolNotReadOnly {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some((verb, Effect::Reads { .. })) = effect_of_name(&tool.name) else {
+            return;
+        };
+        if Hint::ReadOnly.declared(tool).is_some() {
+            return;
         }
+        out.push(Violation {
+            tool: Some(i),
+            pointer: Hint::ReadOnly.finding_pointer(tool),
+            message: format!(
+                "`{}` reads (\"{verb}\") but does not set `readOnlyHint` in `annotations`{}, so clients treat it as a tool that may change data",
+                tool.name,
+                Hint::ReadOnly.misplaced_note(tool)
+            ),
+            help: Hint::ReadOnly.help(tool, "add \"annotations\": {\"readOnlyHint\": true} if it changes nothing; if it can change data, set \"readOnlyHint\": false explicitly"),
+        });
     }
 }

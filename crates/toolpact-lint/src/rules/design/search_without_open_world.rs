@@ -1,7 +1,7 @@
 use super::hints::Hint;
 use super::verbs::{Effect, effect_of_name};
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -50,24 +50,29 @@ impl Rule for SearchWithoutOpenWorld {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some((verb, Effect::Reads { searches: true })) = effect_of_name(&tool.name) else {
-                continue;
-            };
-            if Hint::OpenWorld.declared(tool).is_some() {
-                continue;
-            }
-            out.push(Violation {
-                tool: Some(i),
-                pointer: Hint::OpenWorld.finding_pointer(tool),
-                message: format!(
-                    "`{}` searches (\"{verb}\") but does not set `openWorldHint` in `annotations`{}, so nothing says whether its results come from the open world or from a closed set",
-                    tool.name,
-                    Hint::OpenWorld.misplaced_note(tool)
-                ),
-                help: Hint::OpenWorld.help(tool, "add \"openWorldHint\": true when it searches the web or a third party (results incomplete, untrusted), false when it searches data the server controls"),
-            });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for SearchWithoutOpenWorld {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some((verb, Effect::Reads { searches: true })) = effect_of_name(&tool.name) else {
+            return;
+        };
+        if Hint::OpenWorld.declared(tool).is_some() {
+            return;
         }
+        out.push(Violation {
+            tool: Some(i),
+            pointer: Hint::OpenWorld.finding_pointer(tool),
+            message: format!(
+                "`{}` searches (\"{verb}\") but does not set `openWorldHint` in `annotations`{}, so nothing says whether its results come from the open world or from a closed set",
+                tool.name,
+                Hint::OpenWorld.misplaced_note(tool)
+            ),
+            help: Hint::OpenWorld.help(tool, "add \"openWorldHint\": true when it searches the web or a third party (results incomplete, untrusted), false when it searches data the server controls"),
+        });
     }
 }

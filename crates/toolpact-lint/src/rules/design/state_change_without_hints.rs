@@ -1,7 +1,7 @@
 use super::hints::Hint;
 use super::verbs::{Effect, effect_of_name};
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -54,36 +54,40 @@ impl Rule for StateChangeWithoutHints {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some((verb, Effect::Changes)) = effect_of_name(&tool.name) else {
-                continue;
-            };
-            if Hint::Destructive.declared(tool).is_some() || Hint::ReadOnly.declared(tool).is_some()
-            {
-                continue;
-            }
-            let misplaced = [Hint::Destructive, Hint::ReadOnly]
-                .into_iter()
-                .map(|h| h.misplaced_note(tool))
-                .find(|note| !note.is_empty())
-                .unwrap_or_default();
-            out.push(Violation {
-                tool: Some(i),
-                pointer: [Hint::Destructive, Hint::ReadOnly]
-                    .into_iter()
-                    .find_map(|h| h.misplaced_pointer(tool))
-                    .unwrap_or_else(|| Hint::Destructive.finding_pointer(tool)),
-                message: format!(
-                    "`{}` changes something (\"{verb}\") but sets neither `destructiveHint` nor `readOnlyHint` in `annotations`{misplaced}, so clients cannot tell whether to ask the user first",
-                    tool.name
-                ),
-                help: [Hint::Destructive, Hint::ReadOnly]
-                    .into_iter()
-                    .find(|h| h.misplaced(tool).is_some())
-                    .unwrap_or(Hint::Destructive)
-                    .help(tool, "add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true} when it deletes, overwrites, spends or sends; \"destructiveHint\": false when it only adds"),
-            });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for StateChangeWithoutHints {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some((verb, Effect::Changes)) = effect_of_name(&tool.name) else {
+            return;
+        };
+        if Hint::Destructive.declared(tool).is_some() || Hint::ReadOnly.declared(tool).is_some() {
+            return;
         }
+        let misplaced = [Hint::Destructive, Hint::ReadOnly]
+            .into_iter()
+            .map(|h| h.misplaced_note(tool))
+            .find(|note| !note.is_empty())
+            .unwrap_or_default();
+        out.push(Violation {
+            tool: Some(i),
+            pointer: [Hint::Destructive, Hint::ReadOnly]
+                .into_iter()
+                .find_map(|h| h.misplaced_pointer(tool))
+                .unwrap_or_else(|| Hint::Destructive.finding_pointer(tool)),
+            message: format!(
+                "`{}` changes something (\"{verb}\") but sets neither `destructiveHint` nor `readOnlyHint` in `annotations`{misplaced}, so clients cannot tell whether to ask the user first",
+                tool.name
+            ),
+            help: [Hint::Destructive, Hint::ReadOnly]
+                .into_iter()
+                .find(|h| h.misplaced(tool).is_some())
+                .unwrap_or(Hint::Destructive)
+                .help(tool, "add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true} when it deletes, overwrites, spends or sends; \"destructiveHint\": false when it only adds"),
+        });
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
 use crate::rules::schema::{property_counts, walk};
 use toolpact::schema::child_pointer;
 
@@ -53,32 +53,37 @@ impl Rule for TooManyOptional {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for TooManyOptional {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
         let max = cx.option(&Self::META, "max");
-        for (i, tool) in cx.tools() {
-            let root = &tool.input_schema;
-            walk(root, "/inputSchema", &mut |node| {
-                let counts = property_counts(root, node.schema);
-                let loose = counts.optional + counts.nullable;
-                if loose as u64 <= max {
-                    return;
-                }
-                let split = match (counts.optional, counts.nullable) {
-                    (_, 0) => "optional".to_owned(),
-                    (0, _) => "required but nullable".to_owned(),
-                    (o, n) => format!("optional ({o}) or nullable ({n})"),
-                };
-                let whose = node.object_name();
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: child_pointer(node.pointer, "properties"),
-                    message: format!(
-                        "{loose} of the {} properties of {whose} are {split} (more than {max}); models tend to skip optional fields",
-                        counts.total
-                    ),
-                    help: "require what the tool cannot run without, drop the filters nobody uses, or split the rarely used ones into a separate tool".to_owned(),
-                });
+        let root = &tool.input_schema;
+        walk(root, "/inputSchema", &mut |node| {
+            let counts = property_counts(root, node.schema);
+            let loose = counts.optional + counts.nullable;
+            if loose as u64 <= max {
+                return;
+            }
+            let split = match (counts.optional, counts.nullable) {
+                (_, 0) => "optional".to_owned(),
+                (0, _) => "required but nullable".to_owned(),
+                (o, n) => format!("optional ({o}) or nullable ({n})"),
+            };
+            let whose = node.object_name();
+            out.push(Violation {
+                tool: Some(i),
+                pointer: child_pointer(node.pointer, "properties"),
+                message: format!(
+                    "{loose} of the {} properties of {whose} are {split} (more than {max}); models tend to skip optional fields",
+                    counts.total
+                ),
+                help: "require what the tool cannot run without, drop the filters nobody uses, or split the rarely used ones into a separate tool".to_owned(),
             });
-        }
+        });
     }
 }

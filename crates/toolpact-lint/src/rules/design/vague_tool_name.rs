@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::words::identifier_words;
 
 declare_rule! {
@@ -128,21 +128,26 @@ impl Rule for VagueToolName {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some(why) = vagueness(&tool.name) else {
-                continue;
-            };
-            out.push(Violation {
-                tool: Some(i),
-                pointer: "/name".to_owned(),
-                message: format!(
-                    "the name {:?} {why}; the model cannot tell from it when to call the tool",
-                    tool.name
-                ),
-                help: "name the tool with a verb and an object in the user's words, such as `get_forecast` or `search_products`".to_owned(),
-            });
-        }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for VagueToolName {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some(why) = vagueness(&tool.name) else {
+            return;
+        };
+        out.push(Violation {
+            tool: Some(i),
+            pointer: "/name".to_owned(),
+            message: format!(
+                "the name {:?} {why}; the model cannot tell from it when to call the tool",
+                tool.name
+            ),
+            help: "name the tool with a verb and an object in the user's words, such as `get_forecast` or `search_products`".to_owned(),
+        });
     }
 }
 

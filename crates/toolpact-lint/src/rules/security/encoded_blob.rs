@@ -1,7 +1,6 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
 use crate::rules::message::excerpt;
-use crate::rules::texts::tool_texts;
 
 declare_rule! {
     /// ## What it does
@@ -244,27 +243,32 @@ impl Rule for EncodedBlob {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for EncodedBlob {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let i = view.index;
         let min = usize::try_from(cx.option(&Self::META, "min-length"))
             .unwrap_or(usize::MAX)
             .max(8);
-        for (i, tool) in cx.tools() {
-            for text in tool_texts(tool) {
-                let found = blobs(text.text, min);
-                let Some((_, first)) = found.first() else {
-                    continue;
-                };
-                let more = match found.len() {
-                    1 => String::new(),
-                    n => format!(" (and {} more)", n - 1),
-                };
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: text.pointer.clone(),
-                    message: format!("{} holds {}{more}", text.what(), describe(first)),
-                    help: "remove the encoded data and say in plain words what the tool does; the model decodes and follows it, a reviewer cannot read it — data belongs in resources or results".to_owned(),
-                });
-            }
+        for text in view.texts() {
+            let found = blobs(text.text, min);
+            let Some((_, first)) = found.first() else {
+                continue;
+            };
+            let more = match found.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            out.push(Violation {
+                tool: Some(i),
+                pointer: text.pointer.clone(),
+                message: format!("{} holds {}{more}", text.what(), describe(first)),
+                help: "remove the encoded data and say in plain words what the tool does; the model decodes and follows it, a reviewer cannot read it — data belongs in resources or results".to_owned(),
+            });
         }
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{Flow, walk_members};
 use serde_json::Value;
 use toolpact::schema::MAX_DEPTH;
@@ -111,19 +111,24 @@ impl Rule for HiddenCharacters {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Ok(value) = serde_json::to_value(tool) else {
-                continue;
-            };
-            for (pointer, description) in hidden_texts(&value) {
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer,
-                    message: format!("text the model reads holds {description}"),
-                    help: "remove the invisible characters; a reviewer cannot see what they say, the model can".to_owned(),
-                });
-            }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for HiddenCharacters {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Ok(value) = serde_json::to_value(tool) else {
+            return;
+        };
+        for (pointer, description) in hidden_texts(&value) {
+            out.push(Violation {
+                tool: Some(i),
+                pointer,
+                message: format!("text the model reads holds {description}"),
+                help: "remove the invisible characters; a reviewer cannot see what they say, the model can".to_owned(),
+            });
         }
     }
 }

@@ -1,9 +1,8 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::phrases::{PhraseSet, Word, words};
-use crate::rules::texts::{Text, tool_texts};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::phrases::{PhraseSet, Word};
+use crate::rules::texts::Text;
 use crate::rules::words::identifier_words_keeping_digits;
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
 declare_rule! {
@@ -233,7 +232,12 @@ fn is_about_prompts(tool_name: &str, text: &Text<'_>) -> bool {
 }
 
 /// The phrases found in one text, as (quoted phrase, kind).
-fn findings(text: &Text<'_>, tool_name: &str, others: &HashSet<String>) -> Vec<(String, Kind)> {
+fn findings(
+    text: &Text<'_>,
+    words: &[Word],
+    tool_name: &str,
+    is_tool: &dyn Fn(&str) -> bool,
+) -> Vec<(String, Kind)> {
     let mut found = Vec::new();
     // Every marker starts with `<` or `[`; most descriptions have neither.
     if text.text.contains(['<', '[']) {
@@ -246,24 +250,23 @@ fn findings(text: &Text<'_>, tool_name: &str, others: &HashSet<String>) -> Vec<(
             }
         }
     }
-    let words = words(text.text);
-    for (index, m) in SET.find_all(&words, &|_| false) {
+    for (index, m) in SET.find_all(words, &|_| false) {
         let kind = PHRASES[index].1;
         if kind == Kind::SystemPrompt && is_about_prompts(tool_name, text) {
             continue;
         }
-        if kind == Kind::Consent && is_conditional(&words, m.start) {
+        if kind == Kind::Consent && is_conditional(words, m.start) {
             continue;
         }
         if kind == Kind::ReadFirst
             && words[m.end..]
                 .iter()
                 .take(READ_FIRST_WINDOW)
-                .any(|w| others.contains(&w.text))
+                .any(|w| is_tool(&w.text))
         {
             continue;
         }
-        found.push((m.text(text.text, &words).to_owned(), kind));
+        found.push((m.text(text.text, words).to_owned(), kind));
     }
     found
 }
@@ -273,29 +276,34 @@ impl Rule for InstructionsToModel {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        let names: HashSet<String> = cx.tools().map(|(_, t)| t.name.to_lowercase()).collect();
-        for (i, tool) in cx.tools() {
-            for text in tool_texts(tool) {
-                let found = findings(&text, &tool.name, &names);
-                let Some(&(_, first)) = found.first() else {
-                    continue;
-                };
-                let quoted: Vec<String> = found
-                    .iter()
-                    .map(|(phrase, kind)| format!("{phrase:?} ({})", kind.what()))
-                    .collect();
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: text.pointer.clone(),
-                    message: format!(
-                        "{} speaks to the model instead of describing the tool: {}",
-                        text.what(),
-                        quoted.join(", ")
-                    ),
-                    help: first.help().to_owned(),
-                });
-            }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for InstructionsToModel {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let names = cx.lowercase_names();
+        for text in view.texts() {
+            let found = findings(text, text.words(), &tool.name, &|w| names.contains_key(w));
+            let Some(&(_, first)) = found.first() else {
+                continue;
+            };
+            let quoted: Vec<String> = found
+                .iter()
+                .map(|(phrase, kind)| format!("{phrase:?} ({})", kind.what()))
+                .collect();
+            out.push(Violation {
+                tool: Some(i),
+                pointer: text.pointer.clone(),
+                message: format!(
+                    "{} speaks to the model instead of describing the tool: {}",
+                    text.what(),
+                    quoted.join(", ")
+                ),
+                help: first.help().to_owned(),
+            });
         }
     }
 }
@@ -303,16 +311,17 @@ impl Rule for InstructionsToModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::phrases::words;
 
     fn found(text: &str) -> Vec<(String, Kind)> {
-        let names: HashSet<String> = ["read_file".to_owned()].into_iter().collect();
         findings(
             &Text {
                 pointer: "/description".to_owned(),
                 text,
             },
+            &words(text),
             "add",
-            &names,
+            &|w| w == "read_file",
         )
     }
 

@@ -1,8 +1,7 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::phrases::{PhraseSet, Word, words};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::phrases::{PhraseSet, Word};
 use crate::rules::schema::{properties, walk};
-use crate::rules::texts::tool_texts;
 use crate::rules::words::identifier_words_keeping_digits;
 use std::sync::LazyLock;
 use toolpact::Tool;
@@ -524,8 +523,7 @@ fn word_at(words: &[Word], at: usize) -> usize {
 }
 
 /// The mentions in one text, as (quoted mention, topic), first occurrence of each.
-fn mentions(text: &str) -> Vec<(String, Topic)> {
-    let words = words(text);
+fn mentions(text: &str, words: &[Word]) -> Vec<(String, Topic)> {
     let mut found: Vec<(usize, usize, Topic)> = Vec::new();
     // ASCII lowercasing keeps byte offsets, so matches can be quoted from the original.
     let lower = text.to_ascii_lowercase();
@@ -545,7 +543,7 @@ fn mentions(text: &str) -> Vec<(String, Topic)> {
             {
                 continue;
             }
-            if is_bounded(&lower, at, needle) && !is_protective(&words, word_at(&words, at)) {
+            if is_bounded(&lower, at, needle) && !is_protective(words, word_at(words, at)) {
                 let (start, end) = whole_path(text, at, at + needle.len());
                 if !found.iter().any(|(s, e, _)| *s <= start && end <= *e) {
                     found.push((start, end, *topic));
@@ -553,8 +551,8 @@ fn mentions(text: &str) -> Vec<(String, Topic)> {
             }
         }
     }
-    for (index, m) in SET.find_all(&words, &|_| false) {
-        if !is_protective(&words, m.start) && !is_server_side(&words, m.start) {
+    for (index, m) in SET.find_all(words, &|_| false) {
+        if !is_protective(words, m.start) && !is_server_side(words, m.start) {
             let (start, end) = (words[m.start].start, words[m.end - 1].end);
             // `passwd` inside `/etc/passwd` is one mention, not two.
             if !found.iter().any(|(s, e, _)| *s <= start && end <= *e) {
@@ -610,42 +608,47 @@ impl Rule for SecretsAndSensitivePaths {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let mut purpose_words: Option<Vec<String>> = None;
-            for text in tool_texts(tool) {
-                let found = mentions(text.text);
-                if found.is_empty() {
-                    continue;
-                }
-                let purpose = purpose_words.get_or_insert_with(|| purpose(tool));
-                let unrelated: Vec<&(String, Topic)> = found
-                    .iter()
-                    .filter(|(_, topic)| !is_related(*topic, purpose))
-                    .collect();
-                if unrelated.is_empty() {
-                    continue;
-                }
-                let mut topics: Vec<&str> = Vec::new();
-                for (_, topic) in &unrelated {
-                    if !topics.contains(&topic.label()) {
-                        topics.push(topic.label());
-                    }
-                }
-                let quoted: Vec<String> = unrelated.iter().map(|(q, _)| format!("{q:?}")).collect();
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: text.pointer.clone(),
-                    message: format!(
-                        "{} mentions {} ({}), but nothing in the tool's name, title or parameters is about {}",
-                        text.what(),
-                        quoted.join(", "),
-                        topics.join(", "),
-                        if topics.len() == 1 { "them" } else { "these" }
-                    ),
-                    help: "remove the mention; a tool that really handles secrets says so in its name and parameters (`rotate_api_key(key_id)`), where users and reviewers see it, and never asks the model to fetch them".to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for SecretsAndSensitivePaths {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let mut purpose_words: Option<Vec<String>> = None;
+        for text in view.texts() {
+            let found = mentions(text.text, text.words());
+            if found.is_empty() {
+                continue;
             }
+            let purpose = purpose_words.get_or_insert_with(|| purpose(tool));
+            let unrelated: Vec<&(String, Topic)> = found
+                .iter()
+                .filter(|(_, topic)| !is_related(*topic, purpose))
+                .collect();
+            if unrelated.is_empty() {
+                continue;
+            }
+            let mut topics: Vec<&str> = Vec::new();
+            for (_, topic) in &unrelated {
+                if !topics.contains(&topic.label()) {
+                    topics.push(topic.label());
+                }
+            }
+            let quoted: Vec<String> = unrelated.iter().map(|(q, _)| format!("{q:?}")).collect();
+            out.push(Violation {
+                tool: Some(i),
+                pointer: text.pointer.clone(),
+                message: format!(
+                    "{} mentions {} ({}), but nothing in the tool's name, title or parameters is about {}",
+                    text.what(),
+                    quoted.join(", "),
+                    topics.join(", "),
+                    if topics.len() == 1 { "them" } else { "these" }
+                ),
+                help: "remove the mention; a tool that really handles secrets says so in its name and parameters (`rotate_api_key(key_id)`), where users and reviewers see it, and never asks the model to fetch them".to_owned(),
+            });
         }
     }
 }
@@ -653,9 +656,13 @@ impl Rule for SecretsAndSensitivePaths {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::phrases::words;
 
     fn quotes(text: &str) -> Vec<String> {
-        mentions(text).into_iter().map(|(q, _)| q).collect()
+        mentions(text, &words(text))
+            .into_iter()
+            .map(|(q, _)| q)
+            .collect()
     }
 
     #[test]
@@ -709,7 +716,7 @@ mod tests {
     #[test]
     fn survives_tricky_texts() {
         for text in crate::rules::phrases::tests::TRICKY {
-            let _ = mentions(text);
+            let _ = mentions(text, &words(text));
         }
     }
 }

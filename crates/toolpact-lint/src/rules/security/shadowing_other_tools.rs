@@ -1,8 +1,6 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::phrases::{PhraseSet, words};
-use crate::rules::texts::tool_texts;
-use std::collections::HashSet;
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::rules::phrases::PhraseSet;
 use std::sync::LazyLock;
 
 declare_rule! {
@@ -104,64 +102,57 @@ static PHRASES: LazyLock<Vec<(String, bool)>> = LazyLock::new(phrases);
 static SET: LazyLock<PhraseSet> =
     LazyLock::new(|| PhraseSet::new(PHRASES.iter().map(|(p, _)| p.as_str())));
 
-/// The catalog's tool names, lowercased, that read as one word; a name that does not
-/// cannot be matched reliably and is left out.
-fn single_word_names<'t>(names: impl Iterator<Item = &'t str>) -> HashSet<String> {
-    names
-        .map(str::to_lowercase)
-        .filter(|n| {
-            let w = words(n);
-            w.len() == 1 && w[0].text == *n
-        })
-        .collect()
-}
-
 impl Rule for ShadowingOtherTools {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        let names = single_word_names(cx.tools().map(|(_, t)| t.name.as_str()));
-        for (i, tool) in cx.tools() {
-            let own = tool.name.to_lowercase();
-            let is_other = |w: &str| w != own && names.contains(w);
-            for text in tool_texts(tool) {
-                let words = words(text.text);
-                let found = SET.find_all(&words, &is_other);
-                if found.is_empty() {
-                    continue;
-                }
-                let mut targets: Vec<String> = Vec::new();
-                let mut quotes: Vec<String> = Vec::new();
-                for (index, m) in &found {
-                    let names_tool = PHRASES[*index].1;
-                    let target = if names_tool {
-                        words[m.start..m.end]
-                            .iter()
-                            .find(|w| is_other(&w.text))
-                            .map(|w| format!("`{}`", &text.text[w.start..w.end]))
-                            .unwrap_or_default()
-                    } else {
-                        "every other tool".to_owned()
-                    };
-                    if !targets.contains(&target) {
-                        targets.push(target);
-                    }
-                    quotes.push(format!("{:?}", m.text(text.text, &words)));
-                }
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: text.pointer.clone(),
-                    message: format!(
-                        "{} gives instructions about {}: {}",
-                        text.what(),
-                        targets.join(" and "),
-                        quotes.join(", ")
-                    ),
-                    help: "describe only this tool; a tool must not change how other tools are used. If the tools depend on each other, state the order where it is needed (\"call `search_gifts` first and pass its `id`\")".to_owned(),
-                });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for ShadowingOtherTools {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let names = cx.single_word_names();
+        let own = tool.name.to_lowercase();
+        let is_other = |w: &str| w != own && names.contains(w);
+        for text in view.texts() {
+            let words = text.words();
+            let found = SET.find_all(words, &is_other);
+            if found.is_empty() {
+                continue;
             }
+            let mut targets: Vec<String> = Vec::new();
+            let mut quotes: Vec<String> = Vec::new();
+            for (index, m) in &found {
+                let names_tool = PHRASES[*index].1;
+                let target = if names_tool {
+                    words[m.start..m.end]
+                        .iter()
+                        .find(|w| is_other(&w.text))
+                        .map(|w| format!("`{}`", &text.text[w.start..w.end]))
+                        .unwrap_or_default()
+                } else {
+                    "every other tool".to_owned()
+                };
+                if !targets.contains(&target) {
+                    targets.push(target);
+                }
+                quotes.push(format!("{:?}", m.text(text.text, words)));
+            }
+            out.push(Violation {
+                tool: Some(i),
+                pointer: text.pointer.clone(),
+                message: format!(
+                    "{} gives instructions about {}: {}",
+                    text.what(),
+                    targets.join(" and "),
+                    quotes.join(", ")
+                ),
+                help: "describe only this tool; a tool must not change how other tools are used. If the tools depend on each other, state the order where it is needed (\"call `search_gifts` first and pass its `id`\")".to_owned(),
+            });
         }
     }
 }
@@ -169,6 +160,7 @@ impl Rule for ShadowingOtherTools {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::phrases::words;
 
     fn found(text: &str) -> usize {
         let others = |w: &str| ["send_email", "create_order", "search"].contains(&w);

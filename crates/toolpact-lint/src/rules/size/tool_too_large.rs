@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
 use crate::rules::message::thousands;
 use serde_json::Value;
 use toolpact::schema::child_pointer;
@@ -121,43 +121,48 @@ impl Rule for ToolTooLarge {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for ToolTooLarge {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
         let max = usize::try_from(cx.option(&Self::META, "max-bytes")).unwrap_or(usize::MAX);
-        for (i, tool) in cx.tools() {
-            let bytes = compact_size(tool);
-            if bytes <= max {
-                continue;
-            }
-            let Ok(value) = serde_json::to_value(tool) else {
-                continue;
-            };
-            let (chain, spread) = where_the_bytes_are(&value);
-            let show = |parts: &[(String, usize)]| {
-                parts
-                    .iter()
-                    .map(|(pointer, size)| format!("{pointer} ({} bytes)", thousands(*size)))
-                    .collect::<Vec<_>>()
-            };
-            let weight = match (chain.is_empty(), spread.is_empty()) {
-                (false, true) => format!("the weight is in {}", show(&chain).join(", of which ")),
-                (false, false) => format!(
-                    "the weight is in {}; its heaviest parts: {}",
-                    show(&chain).join(", of which "),
-                    show(&spread).join(", ")
-                ),
-                (true, _) => format!("the heaviest parts: {}", show(&spread).join(", ")),
-            };
-            out.push(Violation {
-                tool: Some(i),
-                pointer: String::new(),
-                message: format!(
-                    "the tool is {} bytes of compact JSON, over the {}-byte budget; {weight}",
-                    thousands(bytes),
-                    thousands(max)
-                ),
-                help: "split the tool into focused tools with only their own properties, and cut descriptions to what the model needs; clients truncate or drop oversized tools".to_owned(),
-            });
+        let bytes = compact_size(tool);
+        if bytes <= max {
+            return;
         }
+        let Ok(value) = serde_json::to_value(tool) else {
+            return;
+        };
+        let (chain, spread) = where_the_bytes_are(&value);
+        let show = |parts: &[(String, usize)]| {
+            parts
+                .iter()
+                .map(|(pointer, size)| format!("{pointer} ({} bytes)", thousands(*size)))
+                .collect::<Vec<_>>()
+        };
+        let weight = match (chain.is_empty(), spread.is_empty()) {
+            (false, true) => format!("the weight is in {}", show(&chain).join(", of which ")),
+            (false, false) => format!(
+                "the weight is in {}; its heaviest parts: {}",
+                show(&chain).join(", of which "),
+                show(&spread).join(", ")
+            ),
+            (true, _) => format!("the heaviest parts: {}", show(&spread).join(", ")),
+        };
+        out.push(Violation {
+            tool: Some(i),
+            pointer: String::new(),
+            message: format!(
+                "the tool is {} bytes of compact JSON, over the {}-byte budget; {weight}",
+                thousands(bytes),
+                thousands(max)
+            ),
+            help: "split the tool into focused tools with only their own properties, and cut descriptions to what the model needs; clients truncate or drop oversized tools".to_owned(),
+        });
     }
 }
 

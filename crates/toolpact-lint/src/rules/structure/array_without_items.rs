@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{declares_type, tool_schemas, walk};
 use serde_json::Value;
 use toolpact::schema::resolve_local_ref;
@@ -80,31 +80,36 @@ impl Rule for ArrayWithoutItems {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            for (schema, base) in tool_schemas(tool) {
-                walk(schema, base, &mut |node| {
-                    let pointer = node.pointer;
-                    if !declares_type(node.schema, "array")
-                        || describes_items(schema, node.schema, &mut { MAX_VISITS })
-                    {
-                        return;
-                    }
-                    let what = match pointer.strip_suffix("/items").and_then(property_name) {
-                        Some(parent) => format!("the lists inside {parent:?} have"),
-                        None => match property_name(pointer) {
-                            Some(name) => format!("the array {name:?} has"),
-                            None => "this array has".to_owned(),
-                        },
-                    };
-                    out.push(Violation {
-                        tool: Some(i),
-                        pointer: pointer.to_owned(),
-                        message: format!("{what} no `items`: nothing says what the elements are"),
-                        help: "describe the elements: `\"items\": {\"type\": \"string\"}` for a list of strings, or an object schema with its properties".to_owned(),
-                    });
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for ArrayWithoutItems {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        for (schema, base) in tool_schemas(tool) {
+            walk(schema, base, &mut |node| {
+                let pointer = node.pointer;
+                if !declares_type(node.schema, "array")
+                    || describes_items(schema, node.schema, &mut { MAX_VISITS })
+                {
+                    return;
+                }
+                let what = match pointer.strip_suffix("/items").and_then(property_name) {
+                    Some(parent) => format!("the lists inside {parent:?} have"),
+                    None => match property_name(pointer) {
+                        Some(name) => format!("the array {name:?} has"),
+                        None => "this array has".to_owned(),
+                    },
+                };
+                out.push(Violation {
+                    tool: Some(i),
+                    pointer: pointer.to_owned(),
+                    message: format!("{what} no `items`: nothing says what the elements are"),
+                    help: "describe the elements: `\"items\": {\"type\": \"string\"}` for a list of strings, or an object schema with its properties".to_owned(),
                 });
-            }
+            });
         }
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -39,21 +39,24 @@ impl Rule for ContradictoryAnnotations {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some(annotations) = &tool.annotations else {
-                continue;
-            };
-            if annotations.read_only_hint == Some(true)
-                && annotations.destructive_hint == Some(true)
-            {
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: "/annotations/destructiveHint".to_owned(),
-                    message: "the tool is annotated both read-only and destructive; clients ignore `destructiveHint` on a read-only tool, so it gets no confirmation".to_owned(),
-                    help: "if the tool deletes or overwrites anything, set `\"readOnlyHint\": false`; if it only reads, set `\"destructiveHint\": false`".to_owned(),
-                });
-            }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for ContradictoryAnnotations {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some(annotations) = &tool.annotations else {
+            return;
+        };
+        if annotations.read_only_hint == Some(true) && annotations.destructive_hint == Some(true) {
+            out.push(Violation {
+                tool: Some(i),
+                pointer: "/annotations/destructiveHint".to_owned(),
+                message: "the tool is annotated both read-only and destructive; clients ignore `destructiveHint` on a read-only tool, so it gets no confirmation".to_owned(),
+                help: "if the tool deletes or overwrites anything, set `\"readOnlyHint\": false`; if it only reads, set `\"destructiveHint\": false`".to_owned(),
+            });
         }
     }
 }

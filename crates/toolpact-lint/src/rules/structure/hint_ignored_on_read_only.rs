@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -44,24 +44,29 @@ impl Rule for HintIgnoredOnReadOnly {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some(annotations) = &tool.annotations else {
-                continue;
-            };
-            if annotations.read_only_hint != Some(true) {
-                continue;
-            }
-            if let Some(value) = annotations.idempotent_hint {
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: "/annotations/idempotentHint".to_owned(),
-                    message: format!(
-                        "`\"idempotentHint\": {value}` has no meaning on a read-only tool; clients ignore it"
-                    ),
-                    help: "remove `idempotentHint`; a read-only tool is idempotent by nature".to_owned(),
-                });
-            }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for HintIgnoredOnReadOnly {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some(annotations) = &tool.annotations else {
+            return;
+        };
+        if annotations.read_only_hint != Some(true) {
+            return;
+        }
+        if let Some(value) = annotations.idempotent_hint {
+            out.push(Violation {
+                tool: Some(i),
+                pointer: "/annotations/idempotentHint".to_owned(),
+                message: format!(
+                    "`\"idempotentHint\": {value}` has no meaning on a read-only tool; clients ignore it"
+                ),
+                help: "remove `idempotentHint`; a read-only tool is idempotent by nature".to_owned(),
+            });
         }
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use serde_json::Value;
 
 declare_rule! {
@@ -38,20 +38,25 @@ impl Rule for InputNotObject {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let found = match tool.input_schema.get("type") {
-                Some(Value::String(t)) if t == "object" => continue,
-                Some(other) => format!("its type is {other}"),
-                None if tool.input_schema.get("$ref").is_some() => "it is a `$ref`".to_owned(),
-                None => "it has no `type`".to_owned(),
-            };
-            out.push(Violation {
-                tool: Some(i),
-                pointer: "/inputSchema".to_owned(),
-                message: format!("the input schema's root must be `\"type\": \"object\"`, but {found}"),
-                help: "wrap the arguments in an object with one property per argument; inline a root `$ref`".to_owned(),
-            });
-        }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for InputNotObject {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let found = match tool.input_schema.get("type") {
+            Some(Value::String(t)) if t == "object" => return,
+            Some(other) => format!("its type is {other}"),
+            None if tool.input_schema.get("$ref").is_some() => "it is a `$ref`".to_owned(),
+            None => "it has no `type`".to_owned(),
+        };
+        out.push(Violation {
+            tool: Some(i),
+            pointer: "/inputSchema".to_owned(),
+            message: format!("the input schema's root must be `\"type\": \"object\"`, but {found}"),
+            help: "wrap the arguments in an object with one property per argument; inline a root `$ref`".to_owned(),
+        });
     }
 }

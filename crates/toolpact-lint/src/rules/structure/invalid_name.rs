@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use toolpact::name::MCP;
 
 declare_rule! {
@@ -37,23 +37,28 @@ impl Rule for InvalidName {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            if let Err(problem) = MCP.check(&tool.name) {
-                let suggestion = MCP.rewrite(&tool.name).map_or_else(
-                    || "give the tool a name".to_owned(),
-                    |n| format!("rename it, for example to `{n}`"),
-                );
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: "/name".to_owned(),
-                    message: format!(
-                        "the tool name {:?} breaks the MCP naming rule: {problem}",
-                        tool.name
-                    ),
-                    help: format!("use 1 to 128 characters of A-Z a-z 0-9 _ - .; {suggestion}"),
-                });
-            }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for InvalidName {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        if let Err(problem) = MCP.check(&tool.name) {
+            let suggestion = MCP.rewrite(&tool.name).map_or_else(
+                || "give the tool a name".to_owned(),
+                |n| format!("rename it, for example to `{n}`"),
+            );
+            out.push(Violation {
+                tool: Some(i),
+                pointer: "/name".to_owned(),
+                message: format!(
+                    "the tool name {:?} breaks the MCP naming rule: {problem}",
+                    tool.name
+                ),
+                help: format!("use 1 to 128 characters of A-Z a-z 0-9 _ - .; {suggestion}"),
+            });
         }
     }
 }

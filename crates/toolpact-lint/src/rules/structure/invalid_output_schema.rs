@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use serde_json::{Map, Value};
 
 declare_rule! {
@@ -93,31 +93,36 @@ impl Rule for InvalidOutputSchema {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some(schema) = &tool.output_schema else {
-                continue;
-            };
-            let (pointer, found, help) = match schema {
-                Value::Object(map) => match root_problem(map) {
-                    Some(problem) => problem,
-                    None => continue,
-                },
-                other => (
-                    "/outputSchema",
-                    format!("it is not a JSON object but {}", json_kind(other)),
-                    "write the output schema as a JSON object, such as `{\"type\": \"object\", \"properties\": {…}}`, or leave it out".to_owned(),
-                ),
-            };
-            out.push(Violation {
-                tool: Some(i),
-                pointer: pointer.to_owned(),
-                message: format!(
-                    "clients on MCP 2025-11-25 and earlier need `\"type\": \"object\"` at the output schema's root, but {found}"
-                ),
-                help,
-            });
-        }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for InvalidOutputSchema {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some(schema) = &tool.output_schema else {
+            return;
+        };
+        let (pointer, found, help) = match schema {
+            Value::Object(map) => match root_problem(map) {
+                Some(problem) => problem,
+                None => return,
+            },
+            other => (
+                "/outputSchema",
+                format!("it is not a JSON object but {}", json_kind(other)),
+                "write the output schema as a JSON object, such as `{\"type\": \"object\", \"properties\": {…}}`, or leave it out".to_owned(),
+            ),
+        };
+        out.push(Violation {
+            tool: Some(i),
+            pointer: pointer.to_owned(),
+            message: format!(
+                "clients on MCP 2025-11-25 and earlier need `\"type\": \"object\"` at the output schema's root, but {found}"
+            ),
+            help,
+        });
     }
 }
 

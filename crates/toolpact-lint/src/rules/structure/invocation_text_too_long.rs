@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
 use serde_json::Value;
 use toolpact::schema::child_pointer;
 
@@ -73,7 +73,14 @@ impl Rule for InvocationTextTooLong {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for InvocationTextTooLong {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
         let configured = cx.option(&Self::META, "max");
         let max = usize::try_from(configured).unwrap_or(usize::MAX);
         let limit = if configured == CHATGPT_MAX {
@@ -81,28 +88,26 @@ impl Rule for InvocationTextTooLong {
         } else {
             format!("the configured maximum is {max}")
         };
-        for (i, tool) in cx.tools() {
-            let Some(meta) = &tool.meta else { continue };
-            for (key, when) in KEYS {
-                let Some(Value::String(text)) = meta.get(key) else {
-                    continue;
-                };
-                let chars = text.chars().count();
-                if chars <= max {
-                    continue;
-                }
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: child_pointer("/_meta", key),
-                    message: format!(
-                        "the status text shown {when} has {chars} characters; {limit}"
-                    ),
-                    help: format!(
-                        "shorten it to a status label of at most {max} characters, such as {:?}; what the tool does belongs in its description",
-                        shorten(text, max)
-                    ),
-                });
+        let Some(meta) = &tool.meta else { return };
+        for (key, when) in KEYS {
+            let Some(Value::String(text)) = meta.get(key) else {
+                continue;
+            };
+            let chars = text.chars().count();
+            if chars <= max {
+                continue;
             }
+            out.push(Violation {
+                tool: Some(i),
+                pointer: child_pointer("/_meta", key),
+                message: format!(
+                    "the status text shown {when} has {chars} characters; {limit}"
+                ),
+                help: format!(
+                    "shorten it to a status label of at most {max} characters, such as {:?}; what the tool does belongs in its description",
+                    shorten(text, max)
+                ),
+            });
         }
     }
 }

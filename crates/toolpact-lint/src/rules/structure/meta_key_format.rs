@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use toolpact::schema::child_pointer;
 
 declare_rule! {
@@ -169,38 +169,43 @@ impl Rule for MetaKeyFormat {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some(meta) = &tool.meta else { continue };
-            for key in meta.keys() {
-                let Some(problem) = classify(key) else {
-                    continue;
-                };
-                let (message, help) = match problem {
-                    Problem::Malformed(why) => (
-                        format!("the `_meta` key {key:?} breaks the MCP key format: {why}"),
-                        format!(
-                            "use an optional reverse-DNS prefix ending in `/` and a name of letters, digits, `-`, `_` and `.` that starts and ends with a letter or digit, such as {:?}",
-                            suggestion(key)
-                        ),
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for MetaKeyFormat {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some(meta) = &tool.meta else { return };
+        for key in meta.keys() {
+            let Some(problem) = classify(key) else {
+                continue;
+            };
+            let (message, help) = match problem {
+                Problem::Malformed(why) => (
+                    format!("the `_meta` key {key:?} breaks the MCP key format: {why}"),
+                    format!(
+                        "use an optional reverse-DNS prefix ending in `/` and a name of letters, digits, `-`, `_` and `.` that starts and ends with a letter or digit, such as {:?}",
+                        suggestion(key)
                     ),
-                    Problem::Reserved(prefix) => (
-                        format!(
-                            "the `_meta` key {key:?} uses the prefix `{prefix}`, which is reserved for MCP itself"
-                        ),
-                        format!(
-                            "put your own metadata under your own reverse-DNS prefix, such as {:?}",
-                            suggestion(key)
-                        ),
+                ),
+                Problem::Reserved(prefix) => (
+                    format!(
+                        "the `_meta` key {key:?} uses the prefix `{prefix}`, which is reserved for MCP itself"
                     ),
-                };
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: child_pointer("/_meta", key),
-                    message,
-                    help,
-                });
-            }
+                    format!(
+                        "put your own metadata under your own reverse-DNS prefix, such as {:?}",
+                        suggestion(key)
+                    ),
+                ),
+            };
+            out.push(Violation {
+                tool: Some(i),
+                pointer: child_pointer("/_meta", key),
+                message,
+                help,
+            });
         }
     }
 }

@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use serde_json::Value;
 
 declare_rule! {
@@ -77,40 +77,45 @@ impl Rule for OutputTemplateNotUiUri {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let Some(meta) = &tool.meta else { continue };
-            let templates = [
-                (
-                    "/_meta/openai~1outputTemplate",
-                    "`openai/outputTemplate`",
-                    meta.get("openai/outputTemplate"),
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for OutputTemplateNotUiUri {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let Some(meta) = &tool.meta else { return };
+        let templates = [
+            (
+                "/_meta/openai~1outputTemplate",
+                "`openai/outputTemplate`",
+                meta.get("openai/outputTemplate"),
+            ),
+            (
+                "/_meta/ui/resourceUri",
+                "`ui.resourceUri`",
+                meta.get("ui").and_then(|ui| ui.get("resourceUri")),
+            ),
+            (
+                "/_meta/ui~1resourceUri",
+                "`ui/resourceUri`",
+                meta.get("ui/resourceUri"),
+            ),
+        ];
+        for (pointer, key, value) in templates {
+            let Some(why) = value.and_then(problem) else {
+                continue;
+            };
+            out.push(Violation {
+                tool: Some(i),
+                pointer: pointer.to_owned(),
+                message: format!("the UI template {key} must be a `ui://` resource URI, but {why}"),
+                help: format!(
+                    "register the widget as a resource under `ui://` and point the template at it, such as `{}`",
+                    suggestion(value, &tool.name)
                 ),
-                (
-                    "/_meta/ui/resourceUri",
-                    "`ui.resourceUri`",
-                    meta.get("ui").and_then(|ui| ui.get("resourceUri")),
-                ),
-                (
-                    "/_meta/ui~1resourceUri",
-                    "`ui/resourceUri`",
-                    meta.get("ui/resourceUri"),
-                ),
-            ];
-            for (pointer, key, value) in templates {
-                let Some(why) = value.and_then(problem) else {
-                    continue;
-                };
-                out.push(Violation {
-                    tool: Some(i),
-                    pointer: pointer.to_owned(),
-                    message: format!("the UI template {key} must be a `ui://` resource URI, but {why}"),
-                    help: format!(
-                        "register the widget as a resource under `ui://` and point the template at it, such as `{}`",
-                        suggestion(value, &tool.name)
-                    ),
-                });
-            }
+            });
         }
     }
 }

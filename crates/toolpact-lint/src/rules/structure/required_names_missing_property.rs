@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::schema::{for_each_child, tool_schemas};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -270,16 +270,21 @@ impl Rule for RequiredNamesMissingProperty {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            for (schema, base) in tool_schemas(tool) {
-                let mut walk = Walk {
-                    root: schema,
-                    tool: i,
-                    out,
-                };
-                walk.node(schema, &mut base.to_owned(), &BTreeSet::new(), false, 0);
-            }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for RequiredNamesMissingProperty {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        for (schema, base) in tool_schemas(tool) {
+            let mut walk = Walk {
+                root: schema,
+                tool: i,
+                out,
+            };
+            walk.node(schema, &mut base.to_owned(), &BTreeSet::new(), false, 0);
         }
     }
 }

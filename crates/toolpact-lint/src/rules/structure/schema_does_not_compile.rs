@@ -1,5 +1,5 @@
-use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::context::{Context, ToolView};
+use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use toolpact::registry::compile;
 
 declare_rule! {
@@ -40,22 +40,27 @@ impl Rule for SchemaDoesNotCompile {
         &Self::META
     }
 
-    fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        for (i, tool) in cx.tools() {
-            let schemas = [
-                ("/inputSchema", Some(&tool.input_schema)),
-                ("/outputSchema", tool.output_schema.as_ref()),
-            ];
-            for (base, schema) in schemas {
-                let Some(schema) = schema else { continue };
-                if let Err((pointer, problem)) = compile(schema) {
-                    out.push(Violation {
-                        tool: Some(i),
-                        pointer: format!("{base}{pointer}"),
-                        message: problem.to_string(),
-                        help: "fix the schema so that it compiles as JSON Schema 2020-12 (or the draft its `$schema` names), with every `$ref` inside the document".to_owned(),
-                    });
-                }
+    fn checks_tools(&self) -> Option<&dyn ChecksTools> {
+        Some(self)
+    }
+}
+
+impl ChecksTools for SchemaDoesNotCompile {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+        let (i, tool) = (view.index, view.tool);
+        let schemas = [
+            ("/inputSchema", Some(&tool.input_schema)),
+            ("/outputSchema", tool.output_schema.as_ref()),
+        ];
+        for (base, schema) in schemas {
+            let Some(schema) = schema else { continue };
+            if let Err((pointer, problem)) = compile(schema) {
+                out.push(Violation {
+                    tool: Some(i),
+                    pointer: format!("{base}{pointer}"),
+                    message: problem.to_string(),
+                    help: "fix the schema so that it compiles as JSON Schema 2020-12 (or the draft its `$schema` names), with every `$ref` inside the document".to_owned(),
+                });
             }
         }
     }
