@@ -4,6 +4,7 @@ use crate::rule::{
     Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule, parts_of,
 };
 use crate::rules::message::thousands;
+use std::cell::RefCell;
 
 declare_rule! {
     /// ## What it does
@@ -138,19 +139,29 @@ impl Rule for CatalogTokens {
 
 impl ReadsExports for CatalogTokens {
     fn gather(&self, cx: &Context<'_>, block: &Block<'_>) -> Part {
-        let Some(mut counter) = TokenCounter::new() else {
-            return Box::new(());
-        };
-        Box::new(if block.exports.is_empty() {
-            Gathered {
-                per_export: vec![count_tools(cx, block, &mut counter)],
-                left_out: vec![0],
+        // One counter per thread, kept from block to block: the chunks it remembers recur
+        // all over a catalog.
+        thread_local! {
+            static COUNTER: RefCell<Option<TokenCounter>> = const { RefCell::new(None) };
+        }
+        COUNTER.with_borrow_mut(|counter| {
+            if counter.is_none() {
+                *counter = TokenCounter::new();
             }
-        } else {
-            Gathered {
-                per_export: count_block(cx, block, &mut counter),
-                left_out: block.exports.iter().map(|e| e.left_out().len()).collect(),
-            }
+            let Some(counter) = counter else {
+                return Box::new(()) as Part;
+            };
+            Box::new(if block.exports.is_empty() {
+                Gathered {
+                    per_export: vec![count_tools(cx, block, counter)],
+                    left_out: vec![0],
+                }
+            } else {
+                Gathered {
+                    per_export: count_block(cx, block, counter),
+                    left_out: block.exports.iter().map(|e| e.left_out().len()).collect(),
+                }
+            })
         })
     }
 
