@@ -137,14 +137,41 @@ pub fn find_meta(selector: &str) -> Option<&'static RuleMeta> {
     })
 }
 
-fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| {
-        (a.tool_index.map_or(usize::MAX, |i| i), &a.pointer, a.code).cmp(&(
-            b.tool_index.map_or(usize::MAX, |i| i),
-            &b.pointer,
-            b.code,
-        ))
-    });
+/// Sorts findings by tool (those about the whole catalog last), then pointer, then code,
+/// keeping equal ones in the order given: the order of one stable sort by those keys, but
+/// placed tool by tool first (linear in the number of findings) so that only each tool's few
+/// findings are compared.
+fn sort_findings(findings: &mut Vec<Finding>) {
+    let tools = findings
+        .iter()
+        .filter_map(|f| f.tool_index)
+        .max()
+        .map_or(0, |last| last + 1);
+    let slot = |f: &Finding| f.tool_index.unwrap_or(tools);
+    // Where each tool's findings start, then where the next one goes.
+    let mut next = vec![0usize; tools + 2];
+    for finding in findings.iter() {
+        next[slot(finding) + 1] += 1;
+    }
+    for i in 1..next.len() {
+        next[i] += next[i - 1];
+    }
+    let starts = next.clone();
+    let mut order = vec![0usize; findings.len()];
+    for (i, finding) in findings.iter().enumerate() {
+        let at = &mut next[slot(finding)];
+        order[*at] = i;
+        *at += 1;
+    }
+    let mut taken: Vec<Option<Finding>> = findings.drain(..).map(Some).collect();
+    findings.extend(order.into_iter().filter_map(|i| taken[i].take()));
+    for range in starts.windows(2) {
+        if let Some(of_tool) = findings.get_mut(range[0]..range[1])
+            && of_tool.len() > 1
+        {
+            of_tool.sort_by(|a, b| (&a.pointer, a.code).cmp(&(&b.pointer, b.code)));
+        }
+    }
 }
 
 fn summarize(findings: &[Finding]) -> Summary {
@@ -603,6 +630,49 @@ mod tests {
             assert!(!expected.is_empty(), "tool {index} has findings");
             assert_eq!(about(&report, index), expected, "tool {index}");
         }
+    }
+
+    #[test]
+    fn findings_sort_as_one_stable_sort_by_tool_pointer_and_code() {
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % n
+        };
+        let codes = ["TP101", "TP208", "TP302"];
+        let findings: Vec<Finding> = (0..2_000)
+            .map(|k| {
+                let tool = next(40);
+                Finding {
+                    code: codes[usize::try_from(next(3)).unwrap_or(0)],
+                    name: "rule",
+                    category: Category::Design,
+                    severity: Severity::Warning,
+                    tool: None,
+                    // One finding in eight is about the whole catalog.
+                    tool_index: (tool % 8 != 0).then(|| usize::try_from(tool).unwrap_or(0)),
+                    pointer: format!("/inputSchema/properties/p{}", next(4)),
+                    origin: None,
+                    // Tells equal keys apart, to see that their order is kept.
+                    message: k.to_string(),
+                    help: String::new(),
+                }
+            })
+            .collect();
+        let mut expected = findings.clone();
+        expected.sort_by(|a, b| {
+            (a.tool_index.unwrap_or(usize::MAX), &a.pointer, a.code).cmp(&(
+                b.tool_index.unwrap_or(usize::MAX),
+                &b.pointer,
+                b.code,
+            ))
+        });
+        let mut sorted = findings;
+        sort_findings(&mut sorted);
+        assert_eq!(sorted, expected);
+        let mut none = Vec::new();
+        sort_findings(&mut none);
+        assert!(none.is_empty());
     }
 
     #[test]
