@@ -771,50 +771,152 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// from `text` (the same file's text), or of the deepest part of the pointer that exists.
 /// Only that item is read, so this costs the size of one tool, not of the file.
 pub fn position_in(text: &str, origin: &Origin, pointer: &str) -> (usize, usize) {
-    let Some(at) = offset_in(text, origin, pointer) else {
-        return (origin.line, origin.column);
-    };
-    let between = &text[origin.offset..at];
-    match between.rfind('\n') {
-        None => (origin.line, origin.column + between.chars().count()),
-        Some(nl) => (
-            origin.line + between.matches('\n').count(),
-            between[nl + 1..].chars().count() + 1,
-        ),
-    }
+    ItemOffsets::new(text, origin).map_or((origin.line, origin.column), |item| {
+        item.position(text, pointer)
+    })
 }
 
 /// The byte offset in `text` of the value at `pointer` inside the item read at `origin` (see
 /// [`position_in`]), or `None` when the item is not at its offset in `text`.
 pub fn offset_in(text: &str, origin: &Origin, pointer: &str) -> Option<usize> {
-    let rest = text.get(origin.offset..)?;
-    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<&RawValue>();
-    let Some(Ok(mut raw)) = stream.next() else {
-        return None;
-    };
-    for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        let s = raw.get();
-        let next = if s.starts_with('[') {
-            serde_json::from_str::<Vec<&RawValue>>(s)
-                .ok()
-                .and_then(|items| {
-                    token
-                        .parse::<usize>()
-                        .ok()
-                        .and_then(|i| items.get(i).copied())
-                })
-        } else if s.starts_with('{') {
-            serde_json::from_str::<HashMap<String, &RawValue>>(s)
-                .ok()
-                .and_then(|map| map.get(&token).copied())
-        } else {
-            None
+    ItemOffsets::new(text, origin).map(|item| item.offset(pointer))
+}
+
+/// Where every value inside one item of a file is, by JSON pointer. The item is read once, so
+/// that placing many findings inside one tool costs one read of the tool, not one per
+/// finding.
+#[derive(Debug, Clone)]
+pub struct ItemOffsets {
+    /// The byte offset in the file of each value, by its pointer in the item.
+    by_pointer: HashMap<String, usize>,
+    /// Where the item starts: its byte offset, line and column.
+    start: (usize, usize, usize),
+}
+
+impl ItemOffsets {
+    /// Reads the item found at `origin` in `text` (the text of the file it was read from), or
+    /// `None` when the item is not at its offset in `text`.
+    pub fn new(text: &str, origin: &Origin) -> Option<ItemOffsets> {
+        let rest = text.get(origin.offset..)?;
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<&RawValue>();
+        let Some(Ok(raw)) = stream.next() else {
+            return None;
         };
-        match next {
-            Some(next) => raw = next,
-            None => break,
+        let mut by_pointer = HashMap::new();
+        index_values(text, raw, &mut String::new(), &mut by_pointer);
+        Some(ItemOffsets {
+            by_pointer,
+            start: (origin.offset, origin.line, origin.column),
+        })
+    }
+
+    /// The byte offset in the file of the value at `pointer`, or of the deepest part of the
+    /// pointer that exists.
+    pub fn offset(&self, pointer: &str) -> usize {
+        let mut deepest = pointer;
+        loop {
+            if let Some(&at) = self.by_pointer.get(deepest) {
+                return at;
+            }
+            match deepest.rfind('/') {
+                Some(slash) => deepest = &deepest[..slash],
+                None => return self.start.0,
+            }
         }
     }
-    Some(raw.get().as_ptr() as usize - text.as_ptr() as usize)
+
+    /// The line and column (from 1) of the value at `pointer`, or of the deepest part of the
+    /// pointer that exists; `text` is the file's text, as given to [`ItemOffsets::new`].
+    pub fn position(&self, text: &str, pointer: &str) -> (usize, usize) {
+        let (start, line, column) = self.start;
+        let Some(between) = text.get(start..self.offset(pointer)) else {
+            return (line, column);
+        };
+        match between.rfind('\n') {
+            None => (line, column + between.chars().count()),
+            Some(nl) => (
+                line + between.matches('\n').count(),
+                between[nl + 1..].chars().count() + 1,
+            ),
+        }
+    }
+}
+
+/// Records the offset of `raw` (a slice of `text`) under `pointer`, then of every value
+/// inside it. A key written twice points at its last value, as a JSON parser reads it.
+fn index_values(
+    text: &str,
+    raw: &RawValue,
+    pointer: &mut String,
+    out: &mut HashMap<String, usize>,
+) {
+    out.insert(
+        pointer.clone(),
+        raw.get().as_ptr() as usize - text.as_ptr() as usize,
+    );
+    let json = raw.get();
+    let len = pointer.len();
+    if json.starts_with('[') {
+        let items = serde_json::from_str::<Vec<&RawValue>>(json).unwrap_or_default();
+        for (i, item) in items.into_iter().enumerate() {
+            pointer.push('/');
+            pointer.push_str(&i.to_string());
+            index_values(text, item, pointer, out);
+            pointer.truncate(len);
+        }
+    } else if json.starts_with('{') {
+        let members = serde_json::from_str::<HashMap<String, &RawValue>>(json).unwrap_or_default();
+        for (key, value) in members {
+            pointer.push('/');
+            for c in key.chars() {
+                match c {
+                    '~' => pointer.push_str("~0"),
+                    '/' => pointer.push_str("~1"),
+                    c => pointer.push(c),
+                }
+            }
+            index_values(text, value, pointer, out);
+            pointer.truncate(len);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_every_value_of_an_item_by_pointer() {
+        let text = "[\n  {\"a\": 1},\n  {\"name\": \"t\",\n   \"x/y\": {\"k~\": [10, \"é\", {\"deep\": true}]},\n   \"dup\": 1, \"dup\": \"last\"}\n]";
+        let origin = Origin {
+            file: "tools.json".to_owned(),
+            pointer: "/1".to_owned(),
+            line: 3,
+            column: 3,
+            offset: text.find("{\"name\"").unwrap(),
+        };
+        let item = ItemOffsets::new(text, &origin).unwrap();
+        let at = |pointer: &str| &text[item.offset(pointer)..];
+        assert!(at("").starts_with("{\"name\""));
+        assert!(at("/name").starts_with("\"t\""));
+        assert!(at("/x~1y/k~0/1").starts_with("\"é\""));
+        assert!(at("/x~1y/k~0/2/deep").starts_with("true"));
+        // A key written twice is read as its last value.
+        assert!(at("/dup").starts_with("\"last\""));
+        // Where the pointer leaves the item, the deepest part of it that exists.
+        assert!(at("/x~1y/k~0/7/z").starts_with("[10"));
+        assert!(at("/missing").starts_with("{\"name\""));
+        // Columns count characters.
+        assert_eq!(item.position(text, "/name"), (3, 12));
+        assert_eq!(item.position(text, "/x~1y/k~0/2/deep"), (4, 37));
+        assert_eq!(position_in(text, &origin, "/x~1y/k~0/2/deep"), (4, 37));
+        assert_eq!(offset_in(text, &origin, "/name"), text.find("\"t\""));
+        // An item that is not where it was read is not read: its own position stands.
+        let moved = Origin {
+            offset: text.len(),
+            ..origin.clone()
+        };
+        assert!(ItemOffsets::new(text, &moved).is_none());
+        assert_eq!(position_in(text, &moved, "/name"), (3, 3));
+    }
 }

@@ -1,6 +1,6 @@
 //! GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line per finding.
 
-use super::{Sources, position};
+use super::{Place, Placer, Sources};
 use crate::{Report, Severity};
 use std::fmt::Write;
 
@@ -18,6 +18,7 @@ fn escape_property(s: &str) -> String {
 
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
     let mut out = String::new();
+    let mut placer = Placer::new(sources);
     for f in &report.findings {
         let level = match f.severity {
             Severity::Error => "error",
@@ -25,7 +26,10 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
             Severity::Info => "notice",
         };
         let mut properties = Vec::new();
-        if let Some((file, line, column)) = position(f, sources) {
+        if let Some(Place {
+            file, line, column, ..
+        }) = placer.place(f)
+        {
             properties.push(format!("file={}", escape_property(&file)));
             properties.push(format!("line={line}"));
             properties.push(format!("col={column}"));

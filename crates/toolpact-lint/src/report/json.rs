@@ -1,7 +1,7 @@
 //! `{"findings": [...], "summary": {...}}`: every finding with its code, name, severity,
 //! tool, pointer, file, line, column, message and help.
 
-use super::{Sources, position};
+use super::{Placer, Sources};
 use crate::{Category, Report, Severity, Summary};
 use serde::Serialize;
 
@@ -28,12 +28,14 @@ struct Document<'r> {
 }
 
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
+    let mut placer = Placer::new(sources);
     let findings = report
         .findings
         .iter()
         .map(|f| {
-            let (file, line, column) = position(f, sources)
-                .map_or((None, None, None), |(f, l, c)| (Some(f), Some(l), Some(c)));
+            let (file, line, column) = placer.place(f).map_or((None, None, None), |at| {
+                (Some(at.file), Some(at.line), Some(at.column))
+            });
             Entry {
                 code: f.code,
                 name: f.name,

@@ -1,7 +1,7 @@
 //! SARIF 2.1.0: one run, every rule as the driver's rules (so that each `ruleIndex` is stable
 //! whatever was selected), one result per finding.
 
-use super::{Sources, position};
+use super::{Place, Placer, Sources};
 use crate::rules::all;
 use crate::{OTHER_FINDINGS, Report, RuleMeta, Severity};
 use serde_json::{Value, json};
@@ -15,6 +15,7 @@ fn level(severity: Severity) -> &'static str {
 }
 
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
+    let mut placer = Placer::new(sources);
     // The rules, then the findings no rule reports (a changed contract), when there are any.
     let mut metas: Vec<&RuleMeta> = all().iter().map(|r| r.meta()).collect();
     for other in OTHER_FINDINGS {
@@ -50,8 +51,10 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
                 "fullyQualifiedName": format!("{}{}", f.tool.as_deref().unwrap_or_default(), f.pointer),
                 "kind": "member",
             }]);
-            match position(f, sources) {
-                Some((file, line, column)) => {
+            match placer.place(f) {
+                Some(Place {
+                    file, line, column, ..
+                }) => {
                     result["locations"] = json!([{
                         "physicalLocation": {
                             "artifactLocation": { "uri": file },

@@ -1,7 +1,7 @@
 //! Rustc-style text: severity and code, the message, the file position with a snippet, the
 //! rule's name and the help.
 
-use super::{Sources, position};
+use super::{Place, Placer, Sources};
 use crate::{Report, Severity};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -103,36 +103,16 @@ fn snippet(line: &str, at: Option<usize>) -> (String, usize) {
     (shown, caret)
 }
 
-/// Where a finding points, with the byte offset in its file when the file's text is known.
-struct Place {
-    file: String,
-    line: usize,
-    column: usize,
-    offset: Option<usize>,
-}
-
-fn place(finding: &crate::Finding, sources: &Sources) -> Option<Place> {
-    let (file, line, column) = position(finding, sources)?;
-    let offset = finding.origin.as_ref().and_then(|origin| {
-        toolpact::catalog::offset_in(sources.get(&origin.file)?, origin, &finding.pointer)
-    });
-    Some(Place {
-        file,
-        line,
-        column,
-        offset,
-    })
-}
-
 pub(super) fn render(report: &Report, sources: &Sources, color: bool) -> String {
     let mut out = String::new();
     // Within a tool, findings come in the order of the file, as a reader goes through it;
     // catalog-level findings come last. The sort is stable: findings at one place keep their
     // order by code.
+    let mut placer = Placer::new(sources);
     let mut placed: Vec<_> = report
         .findings
         .iter()
-        .map(|f| (f, place(f, sources)))
+        .map(|f| (f, placer.place(f)))
         .collect();
     placed.sort_by_key(|(f, at)| {
         (
