@@ -4,6 +4,7 @@
 
 use crate::rule::RuleMeta;
 use crate::rules::names::{Set, ToolNames};
+use crate::rules::schema::{Properties, Property};
 use crate::rules::texts::{ReadText, tool_texts};
 use crate::settings::Settings;
 use serde_json::Value;
@@ -188,6 +189,7 @@ pub struct ToolView<'t> {
     /// The tool.
     pub tool: &'t Tool,
     texts: OnceCell<Vec<ReadText<'t>>>,
+    properties: OnceCell<Properties<'t>>,
 }
 
 impl<'t> ToolView<'t> {
@@ -197,6 +199,7 @@ impl<'t> ToolView<'t> {
             index,
             tool,
             texts: OnceCell::new(),
+            properties: OnceCell::new(),
         }
     }
 
@@ -208,6 +211,15 @@ impl<'t> ToolView<'t> {
                 .map(ReadText::new)
                 .collect()
         })
+    }
+
+    /// Calls `f` with every named property of the tool's input schema, as
+    /// [`crate::rules::schema::property::for_each_property`] does; the schema is walked once for every
+    /// rule.
+    pub(crate) fn for_each_property(&self, f: &mut dyn FnMut(&Property<'_, 't>)) {
+        self.properties
+            .get_or_init(|| Properties::of(self.tool))
+            .for_each(f);
     }
 }
 

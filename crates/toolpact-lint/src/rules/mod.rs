@@ -17,7 +17,7 @@ mod structure;
 pub(crate) mod message;
 pub(crate) mod names;
 mod phrases;
-mod schema;
+pub(crate) mod schema;
 pub(crate) mod texts;
 mod words;
 

@@ -1,6 +1,5 @@
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::for_each_property;
 use serde_json::Value;
 
 declare_rule! {
@@ -55,8 +54,8 @@ impl Rule for ArrayWithoutMinItems {
 
 impl ChecksTools for ArrayWithoutMinItems {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
-        let (i, tool) = (view.index, view.tool);
-        for_each_property(tool, &mut |property| {
+        let i = view.index;
+        view.for_each_property(&mut |property| {
             let is_tuple = property.keyword("prefixItems").is_some()
                 || property.keyword("items").is_some_and(Value::is_array);
             if !property.is_array()

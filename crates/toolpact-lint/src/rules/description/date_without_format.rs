@@ -1,6 +1,6 @@
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{Property, for_each_property};
+use crate::rules::schema::Property;
 use crate::rules::words::text_words;
 use serde_json::Value;
 
@@ -215,8 +215,8 @@ impl Rule for DateWithoutFormat {
 
 impl ChecksTools for DateWithoutFormat {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
-        let (i, tool) = (view.index, view.tool);
-        for_each_property(tool, &mut |property| {
+        let i = view.index;
+        view.for_each_property(&mut |property| {
             if property.is_closed() {
                 return;
             }

@@ -1,7 +1,6 @@
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::design::internal_id_from_model::is_server_owned_id;
-use crate::rules::schema::for_each_property;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -159,7 +158,7 @@ impl ChecksTools for IdWithoutSource {
         let (i, tool) = (view.index, view.tool);
         let names = ToolNames(cx.lowercase_names());
         let own = tool.name.to_lowercase();
-        for_each_property(tool, &mut |property| {
+        view.for_each_property(&mut |property| {
             let words = property.name_words();
             if !words.last().is_some_and(|w| ID_WORDS.contains(&w.as_str()))
                 || property.is_closed()

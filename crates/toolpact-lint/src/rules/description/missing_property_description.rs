@@ -1,6 +1,6 @@
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{Property, for_each_property};
+use crate::rules::schema::Property;
 
 declare_rule! {
     /// ## What it does
@@ -65,8 +65,8 @@ impl Rule for MissingPropertyDescription {
 
 impl ChecksTools for MissingPropertyDescription {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
-        let (i, tool) = (view.index, view.tool);
-        for_each_property(tool, &mut |property| {
+        let i = view.index;
+        view.for_each_property(&mut |property| {
             if property.description().is_some() {
                 return;
             }

@@ -1,6 +1,6 @@
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{Property, for_each_property};
+use crate::rules::schema::Property;
 use crate::rules::words::{identifier_words, stem, text_words};
 
 declare_rule! {
@@ -209,8 +209,8 @@ impl Rule for MoneyWithoutUnit {
 
 impl ChecksTools for MoneyWithoutUnit {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
-        let (i, tool) = (view.index, view.tool);
-        for_each_property(tool, &mut |property| {
+        let i = view.index;
+        view.for_each_property(&mut |property| {
             let types = property.types();
             if !(types.contains("number") || types.contains("integer")) || property.is_closed() {
                 return;

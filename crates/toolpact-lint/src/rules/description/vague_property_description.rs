@@ -1,6 +1,6 @@
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{Property, for_each_property};
+use crate::rules::schema::Property;
 use crate::rules::words::{CONTAINER_WORDS, FILLER_WORDS, content_words, name_stems};
 
 declare_rule! {
@@ -111,8 +111,8 @@ impl Rule for VaguePropertyDescription {
 
 impl ChecksTools for VaguePropertyDescription {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
-        let (i, tool) = (view.index, view.tool);
-        for_each_property(tool, &mut |property| {
+        let i = view.index;
+        view.for_each_property(&mut |property| {
             let Some(description) = property.description() else {
                 return;
             };

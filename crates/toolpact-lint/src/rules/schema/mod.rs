@@ -17,7 +17,7 @@ mod facts;
 mod property;
 
 pub(crate) use facts::{Facts, property_counts, resolved};
-pub(crate) use property::{Property, for_each_property};
+pub(crate) use property::{Properties, Property};
 
 use serde_json::{Map, Value};
 use std::fmt::Write as _;

@@ -11,6 +11,7 @@
 use super::{Edge, Flow, push_token, walk_pruned};
 use crate::rules::words::identifier_words;
 use serde_json::{Map, Value};
+use std::ops::Range;
 use toolpact::Tool;
 use toolpact::schema::resolve_local_ref;
 
@@ -34,6 +35,9 @@ pub(crate) struct Property<'a, 'v> {
     pub siblings: &'a [&'v str],
     /// The schema as written, then the schemas it refers to, then its union branches.
     views: &'a [&'v Map<String, Value>],
+    /// Which object of the walk declares it (0 for the first): properties of one object
+    /// share their siblings.
+    object: usize,
 }
 
 /// The JSON Schema types a property declares, without `null`.
@@ -138,6 +142,7 @@ pub(crate) fn for_each_property<'v>(tool: &'v Tool, f: &mut dyn FnMut(&Property<
     let mut levels: Vec<(usize, usize)> = Vec::new();
     let mut views: Vec<&'v Map<String, Value>> = Vec::new();
     let mut pointer = String::new();
+    let mut objects = 0;
     walk_pruned(root, "/inputSchema", &mut |node| {
         if matches!(
             node.keyword,
@@ -176,6 +181,8 @@ pub(crate) fn for_each_property<'v>(tool: &'v Tool, f: &mut dyn FnMut(&Property<
             .get(enclosing_start..enclosing_end)
             .unwrap_or_default();
         let siblings = names.get(start..).unwrap_or_default();
+        let object = objects;
+        objects += 1;
         for (name, schema) in declared {
             if enclosing.contains(&name.as_str()) {
                 continue;
@@ -194,10 +201,84 @@ pub(crate) fn for_each_property<'v>(tool: &'v Tool, f: &mut dyn FnMut(&Property<
                 pointer: &pointer,
                 siblings,
                 views: &views,
+                object,
             });
         }
         Flow::Descend
     });
+}
+
+/// The named properties of a tool's input schema, as [`for_each_property`] shows them, kept
+/// so that several rules read them without walking the schema again.
+#[derive(Debug, Default)]
+pub(crate) struct Properties<'v> {
+    found: Vec<Found<'v>>,
+    /// Every pointer, one after the other.
+    pointers: String,
+    /// The siblings of each object, one after the other.
+    siblings: Vec<&'v str>,
+    /// The views of each property, one after the other.
+    views: Vec<&'v Map<String, Value>>,
+}
+
+/// One property, its pointer, siblings and views as ranges of [`Properties`]' buffers.
+#[derive(Debug)]
+struct Found<'v> {
+    name: &'v str,
+    schema: &'v Value,
+    pointer: Range<usize>,
+    siblings: Range<usize>,
+    views: Range<usize>,
+    object: usize,
+}
+
+impl<'v> Properties<'v> {
+    /// Walks the tool's input schema once.
+    pub(crate) fn of(tool: &'v Tool) -> Self {
+        let mut kept = Properties::default();
+        let mut siblings = 0..0;
+        for_each_property(tool, &mut |property| {
+            let object_changed = kept
+                .found
+                .last()
+                .is_none_or(|last| last.object != property.object);
+            if object_changed {
+                let start = kept.siblings.len();
+                kept.siblings.extend_from_slice(property.siblings);
+                siblings = start..kept.siblings.len();
+            }
+            let pointer = kept.pointers.len()..kept.pointers.len() + property.pointer.len();
+            kept.pointers.push_str(property.pointer);
+            let views = kept.views.len()..kept.views.len() + property.views.len();
+            kept.views.extend_from_slice(property.views);
+            kept.found.push(Found {
+                name: property.name,
+                schema: property.schema,
+                pointer,
+                siblings: siblings.clone(),
+                views,
+                object: property.object,
+            });
+        });
+        kept
+    }
+
+    /// Calls `f` with each property, in the order of [`for_each_property`].
+    pub(crate) fn for_each(&self, f: &mut dyn FnMut(&Property<'_, 'v>)) {
+        for found in &self.found {
+            f(&Property {
+                name: found.name,
+                schema: found.schema,
+                pointer: self.pointers.get(found.pointer.clone()).unwrap_or_default(),
+                siblings: self
+                    .siblings
+                    .get(found.siblings.clone())
+                    .unwrap_or_default(),
+                views: self.views.get(found.views.clone()).unwrap_or_default(),
+                object: found.object,
+            });
+        }
+    }
 }
 
 /// Fills `out` with the schema, the schemas its `$ref`s lead to, and the branches of its
@@ -264,18 +345,23 @@ mod tests {
         serde_json::from_value(json!({"name": "t", "inputSchema": schema})).unwrap()
     }
 
-    /// What the rules see of each property: pointer, siblings, types, description.
+    /// What the rules see of each property: pointer, siblings, types, description. The
+    /// properties kept for several rules are seen exactly as the walk shows them.
     fn seen(t: &Tool) -> Vec<(String, Vec<String>, Types, Option<String>)> {
-        let mut out = Vec::new();
-        for_each_property(t, &mut |p| {
-            out.push((
+        let mut walked = Vec::new();
+        let record = |p: &Property<'_, '_>| {
+            (
                 p.pointer.to_owned(),
                 p.siblings.iter().map(|s| (*s).to_owned()).collect(),
                 p.types(),
                 p.description().map(str::to_owned),
-            ));
-        });
-        out
+            )
+        };
+        for_each_property(t, &mut |p| walked.push(record(p)));
+        let mut kept = Vec::new();
+        Properties::of(t).for_each(&mut |p| kept.push(record(p)));
+        assert_eq!(kept, walked);
+        walked
     }
 
     #[test]
