@@ -7,6 +7,10 @@
 
 use std::collections::HashMap;
 
+/// Phrases by the words they can begin with, looked up for every word of every text: with a
+/// hash much cheaper than SipHash on short words.
+type FirstWords = HashMap<String, Vec<usize>, foldhash::fast::RandomState>;
+
 /// One word of a text, lowercased, with its byte range in the text and its sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Word {
@@ -32,49 +36,71 @@ fn is_connector(c: char) -> bool {
 /// join two of them (`don't`, `e-mail`, `admin.tools.list`). A sentence ends at `.`, `!`
 /// or `?` followed by a space or the end of the text, at `;`, and at a line break.
 pub(crate) fn words(text: &str) -> Vec<Word> {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let mut out = Vec::new();
+    if text.is_ascii() {
+        // Each byte is a character, and a word lowercases byte by byte and holds no `’`.
+        let bytes = text.as_bytes();
+        split_words(
+            text,
+            |at| bytes.get(at).copied().map(char::from),
+            str::to_ascii_lowercase,
+        )
+    } else {
+        split_words(
+            text,
+            |at| text.get(at..).and_then(|rest| rest.chars().next()),
+            |raw| {
+                let word = raw.to_lowercase();
+                if word.contains('\u{2019}') {
+                    word.replace('\u{2019}', "'")
+                } else {
+                    word
+                }
+            },
+        )
+    }
+}
+
+/// [`words`], given how to read the character at a byte offset of `text` and how to
+/// lowercase a word.
+fn split_words(
+    text: &str,
+    char_at: impl Fn(usize) -> Option<char>,
+    lowercase: impl Fn(&str) -> String,
+) -> Vec<Word> {
+    // About one word to a space: enough room for most texts at once.
+    let spaces = text.bytes().filter(|&b| b == b' ').count();
+    let mut out = Vec::with_capacity(spaces + 1);
     let mut sentence = 0;
-    let mut i = 0;
-    while i < chars.len() {
-        let (start, c) = chars[i];
+    let mut at = 0;
+    while let Some(c) = char_at(at) {
+        let start = at;
+        at += c.len_utf8();
         if !is_core(c) {
             // `.` ends a sentence only before a space or the end: not in `~/.ssh` or `e.g`.
-            let next = chars.get(i + 1).map(|&(_, n)| n);
             let ends = match c {
                 ';' | '\n' => true,
-                '.' | '!' | '?' => next.is_none_or(char::is_whitespace),
+                '.' | '!' | '?' => char_at(at).is_none_or(char::is_whitespace),
                 _ => false,
             };
             if ends {
                 sentence += 1;
             }
-            i += 1;
             continue;
         }
-        let mut j = i + 1;
-        while j < chars.len() {
-            let (_, d) = chars[j];
-            if is_core(d) || (is_connector(d) && chars.get(j + 1).is_some_and(|&(_, n)| is_core(n)))
-            {
-                j += 1;
+        while let Some(d) = char_at(at) {
+            let next = at + d.len_utf8();
+            if is_core(d) || (is_connector(d) && char_at(next).is_some_and(is_core)) {
+                at = next;
             } else {
                 break;
             }
         }
-        let end = chars.get(j).map_or(text.len(), |&(offset, _)| offset);
-        let raw = &text[start..end];
-        let mut word = raw.to_lowercase();
-        if word.contains('\u{2019}') {
-            word = word.replace('\u{2019}', "'");
-        }
         out.push(Word {
-            text: word,
+            text: lowercase(&text[start..at]),
             start,
-            end,
+            end: at,
             sentence,
         });
-        i = j;
     }
     out
 }
@@ -206,7 +232,7 @@ impl Phrase {
 #[derive(Debug, Clone)]
 pub(crate) struct PhraseSet {
     phrases: Vec<Phrase>,
-    by_first_word: HashMap<String, Vec<usize>>,
+    by_first_word: FirstWords,
     by_tool: Vec<usize>,
 }
 
@@ -214,7 +240,7 @@ impl PhraseSet {
     /// Parses the patterns (see [`Phrase`]).
     pub(crate) fn new<'p>(patterns: impl IntoIterator<Item = &'p str>) -> PhraseSet {
         let phrases: Vec<Phrase> = patterns.into_iter().map(Phrase::new).collect();
-        let mut by_first_word: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_first_word = FirstWords::default();
         let mut by_tool = Vec::new();
         for (i, phrase) in phrases.iter().enumerate() {
             let (firsts, tool) = phrase.first_words();
@@ -245,14 +271,15 @@ impl PhraseSet {
         let mut out = Vec::new();
         let mut start = 0;
         while start < words.len() {
-            let word = &words[start].text;
-            let mut candidates: Vec<usize> =
-                self.by_first_word.get(word).cloned().unwrap_or_default();
-            if is_tool(word) {
-                candidates.extend(&self.by_tool);
-            }
-            candidates.sort_unstable();
-            let found = candidates.into_iter().find_map(|i| {
+            let word = words[start].text.as_str();
+            let firsts = self.by_first_word.get(word).map_or(&[][..], Vec::as_slice);
+            // Only a set with `@tool` phrases asks whether the word names a tool.
+            let tools = if !self.by_tool.is_empty() && is_tool(word) {
+                self.by_tool.as_slice()
+            } else {
+                &[]
+            };
+            let found = merged(firsts, tools).find_map(|i| {
                 self.phrases[i]
                     .match_from(words, is_tool, start)
                     .map(|m| (i, m))
@@ -267,6 +294,22 @@ impl PhraseSet {
         }
         out
     }
+}
+
+/// The indices of two ascending lists, merged in ascending order: the pattern given first is
+/// tried first, whichever list holds it. An index in both lists comes twice, and matches or
+/// fails the same both times.
+fn merged<'a>(mut a: &'a [usize], mut b: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
+    std::iter::from_fn(move || {
+        let side = match (a.first(), b.first()) {
+            (Some(x), Some(y)) if y < x => &mut b,
+            (None, Some(_)) => &mut b,
+            _ => &mut a,
+        };
+        let (&first, rest) = side.split_first()?;
+        *side = rest;
+        Some(first)
+    })
 }
 
 #[cfg(test)]
@@ -374,6 +417,161 @@ pub(crate) mod tests {
         for text in TRICKY {
             for w in words(text) {
                 assert!(text.get(w.start..w.end).is_some());
+            }
+        }
+    }
+
+    /// [`words`] the plain way, over a vector of the text's characters: the reference for
+    /// the version that reads the text in place.
+    fn words_reference(text: &str) -> Vec<Word> {
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let mut out = Vec::new();
+        let mut sentence = 0;
+        let mut i = 0;
+        while i < chars.len() {
+            let (start, c) = chars[i];
+            if !is_core(c) {
+                let next = chars.get(i + 1).map(|&(_, n)| n);
+                let ends = match c {
+                    ';' | '\n' => true,
+                    '.' | '!' | '?' => next.is_none_or(char::is_whitespace),
+                    _ => false,
+                };
+                if ends {
+                    sentence += 1;
+                }
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < chars.len() {
+                let (_, d) = chars[j];
+                if is_core(d)
+                    || (is_connector(d) && chars.get(j + 1).is_some_and(|&(_, n)| is_core(n)))
+                {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            let end = chars.get(j).map_or(text.len(), |&(offset, _)| offset);
+            let mut word = text[start..end].to_lowercase();
+            if word.contains('\u{2019}') {
+                word = word.replace('\u{2019}', "'");
+            }
+            out.push(Word {
+                text: word,
+                start,
+                end,
+                sentence,
+            });
+            i = j;
+        }
+        out
+    }
+
+    impl PhraseSet {
+        /// [`PhraseSet::find_all`] the plain way, gathering and sorting the candidates of
+        /// each word in a vector: the reference for the version that merges them.
+        fn find_all_reference(
+            &self,
+            words: &[Word],
+            is_tool: &dyn Fn(&str) -> bool,
+        ) -> Vec<(usize, Match)> {
+            let mut out = Vec::new();
+            let mut start = 0;
+            while start < words.len() {
+                let word = &words[start].text;
+                let mut candidates: Vec<usize> = self
+                    .by_first_word
+                    .get(word.as_str())
+                    .cloned()
+                    .unwrap_or_default();
+                if is_tool(word) {
+                    candidates.extend(&self.by_tool);
+                }
+                candidates.sort_unstable();
+                let found = candidates.into_iter().find_map(|i| {
+                    self.phrases[i]
+                        .match_from(words, is_tool, start)
+                        .map(|m| (i, m))
+                });
+                match found {
+                    Some((i, m)) => {
+                        out.push((i, m));
+                        start = m.end;
+                    }
+                    None => start += 1,
+                }
+            }
+            out
+        }
+    }
+
+    /// Phrases whose first words overlap, with `@tool` first, later and optional, so that
+    /// the order in which candidates are tried matters.
+    fn overlapping_set() -> PhraseSet {
+        PhraseSet::new([
+            "@tool must",
+            "the| secret+word",
+            "the secret",
+            "do+not|don't|never tell the| user|users",
+            "never @tool",
+            "the| @tool always",
+            "send_email|tell the",
+            "must always",
+        ])
+    }
+
+    #[test]
+    fn reading_in_place_splits_as_before() {
+        for text in TRICKY.iter().copied().chain([
+            "Don’t tell the user. Call admin.tools.list, then e-mail `ops` at ~/.ssh.",
+            "a.b. c!d?\ne;f - g-'h'’i’ ’j",
+            "ΟΔΟΣ’S İ. Straße…",
+        ]) {
+            assert_eq!(words(text), words_reference(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn candidates_are_tried_in_pattern_order() {
+        let set = overlapping_set();
+        let tools = |w: &str| w == "send_email" || w == "the";
+        for text in [
+            "send_email must always tell the user",
+            "the send_email always; never send_email must",
+            "never tell the secret word",
+            "The secret word must always",
+            "the the the must always",
+        ] {
+            let w = words(text);
+            assert_eq!(
+                set.find_all(&w, &tools),
+                set.find_all_reference(&w, &tools),
+                "{text}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Any text splits the same in place as over a vector of its characters.
+        #[test]
+        fn reading_in_place_splits_random_text_as_before(
+            text in r#"([a-zA-Z0-9_]{1,6}|[ .!?;:'’\-]{1,3}|\n|é|İ|Σ|ß|🙂|e\u{301}){0,16}"#,
+        ) {
+            proptest::prop_assert_eq!(words(&text), words_reference(&text));
+        }
+
+        /// Merging the candidate lists finds what sorting them found.
+        #[test]
+        fn merged_candidates_find_what_sorted_ones_found(
+            text in r#"((the|secret|word|must|always|never|tell|user|do|not|send_email|x)[ .;]{1,2}){0,14}"#,
+        ) {
+            let set = overlapping_set();
+            let w = words(&text);
+            for tools in [&(|w: &str| w == "send_email") as &dyn Fn(&str) -> bool, &|w: &str| w.len() > 4, &|_: &str| false] {
+                proptest::prop_assert_eq!(set.find_all(&w, tools), set.find_all_reference(&w, tools));
             }
         }
     }

@@ -7,6 +7,9 @@
 //! anything the name does not?", and a wrong "yes" (a missed finding) is cheaper than a wrong
 //! "no" (a false alarm).
 
+use crate::rules::names::Set;
+use std::sync::LazyLock;
+
 /// What a split does between letters and digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Digits {
@@ -27,6 +30,15 @@ enum Digits {
 /// is a plural `s` (`couponIDs` → coupon, ids; `URLsList` → urls, list), and between letters
 /// and digits as `digits` says.
 fn split_identifier<'n>(name: &'n str, digits: Digits, f: &mut impl FnMut(&'n str)) {
+    if name.is_ascii() {
+        split_ascii_identifier(name, digits, f);
+    } else {
+        split_unicode_identifier(name, digits, f);
+    }
+}
+
+/// [`split_identifier`] for any text, character by character.
+fn split_unicode_identifier<'n>(name: &'n str, digits: Digits, f: &mut impl FnMut(&'n str)) {
     let mut emit = |from: usize, to: usize| {
         if let Some(word) = name.get(from..to) {
             f(word);
@@ -66,6 +78,81 @@ fn split_identifier<'n>(name: &'n str, digits: Digits, f: &mut impl FnMut(&'n st
     }
     if let Some(from) = start {
         emit(from, name.len());
+    }
+}
+
+/// What an ASCII character is to [`split_ascii_identifier`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ascii {
+    /// Anything but a letter or a digit: it ends a word.
+    Separator,
+    /// `a` to `z`.
+    Lower,
+    /// `A` to `Z`.
+    Upper,
+    /// `0` to `9`.
+    Digit,
+}
+
+impl Ascii {
+    fn of(byte: u8) -> Ascii {
+        match byte {
+            b'a'..=b'z' => Ascii::Lower,
+            b'A'..=b'Z' => Ascii::Upper,
+            b'0'..=b'9' => Ascii::Digit,
+            _ => Ascii::Separator,
+        }
+    }
+}
+
+/// [`split_identifier`] for ASCII text, byte by byte: the same rules, where the only letters
+/// are `a`–`z` and `A`–`Z` and the only digits `0`–`9`. Names and descriptions are nearly
+/// always ASCII, and every rule that compares words splits them.
+fn split_ascii_identifier<'n>(name: &'n str, digits: Digits, f: &mut impl FnMut(&'n str)) {
+    let bytes = name.as_bytes();
+    // Where the word being read starts, and what its last character is (a separator
+    // before the first).
+    let mut start: Option<usize> = None;
+    let mut prev = Ascii::Separator;
+    for (at, &byte) in bytes.iter().enumerate() {
+        let class = Ascii::of(byte);
+        let boundary = match (prev, class) {
+            (_, Ascii::Separator) => {
+                if let Some(from) = start.take() {
+                    f(&name[from..at]);
+                }
+                prev = Ascii::Separator;
+                continue;
+            }
+            (Ascii::Separator, _) => false,
+            (Ascii::Lower, Ascii::Upper) => true,
+            (Ascii::Upper, Ascii::Upper) => ascii_acronym_ends_before(&bytes[at + 1..]),
+            (Ascii::Digit, Ascii::Upper) => true,
+            (Ascii::Lower | Ascii::Upper, Ascii::Digit) | (Ascii::Digit, Ascii::Lower) => {
+                digits == Digits::Split
+            }
+            (Ascii::Lower, Ascii::Lower)
+            | (Ascii::Upper, Ascii::Lower)
+            | (Ascii::Digit, Ascii::Digit) => false,
+        };
+        if boundary && let Some(from) = start.take() {
+            f(&name[from..at]);
+        }
+        start.get_or_insert(at);
+        prev = class;
+    }
+    if let Some(from) = start {
+        f(&name[from..]);
+    }
+}
+
+/// [`acronym_ends_before`] for ASCII text.
+fn ascii_acronym_ends_before(rest: &[u8]) -> bool {
+    match rest {
+        [b's', next, ..] => next.is_ascii_lowercase(),
+        [b's'] => false,
+        [next, ..] => next.is_ascii_lowercase(),
+        [] => false,
     }
 }
 
@@ -131,6 +218,13 @@ pub(crate) fn identifier_words_keeping_digits(name: &str) -> Vec<String> {
 /// Calls `f` with each word of free text, as written; identifiers inside it (`foodId`,
 /// `search_foods`) are split like names.
 fn for_each_text_word<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
+    if text.is_ascii() {
+        // ASCII text splits as one long identifier: a character that ends a token (neither
+        // alphanumeric nor `_`) ends a word of an identifier too, and, not being a lowercase
+        // letter, cannot make a capital before it end an acronym.
+        split_ascii_identifier(text, Digits::Split, f);
+        return;
+    }
     for token in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         split_identifier(token, Digits::Split, f);
     }
@@ -156,23 +250,39 @@ pub(crate) fn mentions_any(text: &str, words: &[&str]) -> bool {
 /// nouns a name and its description use for the same thing meet, so that "Retrieves the
 /// forecasts" compares equal to `get_forecast` and "Adds a gift" to `create_gift`.
 pub(crate) fn stem(word: &str) -> String {
-    let w = word.to_lowercase();
-    let base = if w.chars().count() <= 3 || w.ends_with("ss") || w.ends_with("us") {
-        w
+    // Words come here lowercased already, nearly always: lowercasing them again would cost a
+    // string of its own for each.
+    if word.is_ascii() && !word.bytes().any(|b| b.is_ascii_uppercase()) {
+        stem_lowercase(word)
+    } else {
+        stem_lowercase(&word.to_lowercase())
+    }
+}
+
+/// [`stem`] of a word that is lowercase already, in the one string it returns.
+fn stem_lowercase(w: &str) -> String {
+    // What is left of the word, and whether a `y` replaces what was cut (`categories`).
+    let (root, y) = if w.chars().nth(3).is_none() || w.ends_with("ss") || w.ends_with("us") {
+        (w, false)
     } else if let Some(root) = w.strip_suffix("ies") {
-        format!("{root}y")
+        (root, true)
     } else if ["ches", "shes", "sses", "xes", "zes"]
         .iter()
         .any(|s| w.ends_with(s))
     {
-        w[..w.len() - 2].to_owned()
+        (&w[..w.len() - 2], false)
     } else if w.ends_with("is") {
-        w
+        (w, false)
     } else if let Some(root) = w.strip_suffix('s') {
-        root.to_owned()
+        (root, false)
     } else {
-        w
+        (w, false)
     };
+    let mut base = String::with_capacity(root.len() + usize::from(y));
+    base.push_str(root);
+    if y {
+        base.push('y');
+    }
     let canonical = match base.as_str() {
         "fetch" | "retrieve" | "obtain" | "return" => "get",
         "find" | "lookup" | "query" => "search",
@@ -186,7 +296,9 @@ pub(crate) fn stem(word: &str) -> String {
         "param" | "parameter" | "argument" | "arg" => "parameter",
         _ => return base,
     };
-    canonical.to_owned()
+    base.clear();
+    base.push_str(canonical);
+    base
 }
 
 /// A word (already lowercase) in a normal form for comparing two texts with each other: a
@@ -247,7 +359,7 @@ fn comparison_stem(word: &str) -> &str {
     word
 }
 
-/// Function words that carry no meaning on their own, sorted for binary search.
+/// Function words that carry no meaning on their own, sorted (see [`is_stop_word`]).
 pub(crate) const STOP_WORDS: &[&str] = &[
     "a",
     "about",
@@ -396,6 +508,13 @@ pub(crate) const CONTAINER_WORDS: &[&str] = &[
     "set",
 ];
 
+/// Whether `word` (lowercase) is one of the [`STOP_WORDS`]: a hash lookup, cheaper than a
+/// binary search for every word of every description.
+fn is_stop_word(word: &str) -> bool {
+    static SET: LazyLock<Set<&str>> = LazyLock::new(|| STOP_WORDS.iter().copied().collect());
+    SET.contains(word)
+}
+
 /// The stems of the words in `text` that are not [`STOP_WORDS`].
 pub(crate) fn content_words(text: &str) -> Vec<String> {
     let mut stems = Vec::new();
@@ -403,7 +522,7 @@ pub(crate) fn content_words(text: &str) -> Vec<String> {
     for_each_text_word(text, &mut |w| {
         word.clear();
         push_lowercase(&mut word, w);
-        if STOP_WORDS.binary_search(&word.as_str()).is_err() {
+        if !is_stop_word(&word) {
             stems.push(stem(&word));
         }
     });
@@ -514,6 +633,160 @@ mod tests {
         assert_eq!(normal_word("categories"), normal_word("category"));
         assert_eq!(normal_word("status"), "status");
         assert_eq!(normal_word("class"), "class");
+    }
+
+    /// [`stem`] the plain way, lowercasing every word it is given into a string of its own:
+    /// the reference for the version that spares lowercase words the copy.
+    fn stem_reference(word: &str) -> String {
+        let w = word.to_lowercase();
+        let base = if w.chars().count() <= 3 || w.ends_with("ss") || w.ends_with("us") {
+            w
+        } else if let Some(root) = w.strip_suffix("ies") {
+            format!("{root}y")
+        } else if ["ches", "shes", "sses", "xes", "zes"]
+            .iter()
+            .any(|s| w.ends_with(s))
+        {
+            w[..w.len() - 2].to_owned()
+        } else if w.ends_with("is") {
+            w
+        } else if let Some(root) = w.strip_suffix('s') {
+            root.to_owned()
+        } else {
+            w
+        };
+        match base.as_str() {
+            "fetch" | "retrieve" | "obtain" | "return" => "get".to_owned(),
+            "find" | "lookup" | "query" => "search".to_owned(),
+            "remove" | "erase" | "destroy" => "delete".to_owned(),
+            "modify" | "change" | "edit" => "update".to_owned(),
+            "make" | "new" | "add" | "insert" => "create".to_owned(),
+            "uuid" | "guid" | "identifier" => "id".to_owned(),
+            "maximum" => "max".to_owned(),
+            "minimum" => "min".to_owned(),
+            "num" => "number".to_owned(),
+            "param" | "parameter" | "argument" | "arg" => "parameter".to_owned(),
+            _ => base,
+        }
+    }
+
+    /// The words of `name` split character by character, and split byte by byte when it is
+    /// ASCII.
+    fn both_splits(name: &str, digits: Digits) -> (Vec<&str>, Option<Vec<&str>>) {
+        let mut unicode = Vec::new();
+        split_unicode_identifier(name, digits, &mut |w| unicode.push(w));
+        let ascii = name.is_ascii().then(|| {
+            let mut ascii = Vec::new();
+            split_ascii_identifier(name, digits, &mut |w| ascii.push(w));
+            ascii
+        });
+        (unicode, ascii)
+    }
+
+    /// The words of free text split token by token, as non-ASCII text is.
+    fn text_words_by_token(text: &str) -> Vec<&str> {
+        let mut words = Vec::new();
+        for token in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            split_unicode_identifier(token, Digits::Split, &mut |w| words.push(w));
+        }
+        words
+    }
+
+    /// Words at the edges of splitting and stemming: acronyms and their plurals at the end of
+    /// a token, Turkish dotted capitals, final sigma, `’`, ligatures.
+    const TRICKY_WORDS: &[&str] = &[
+        "",
+        "_",
+        "IDs",
+        "IDs.",
+        "IDs s",
+        "IDs-list",
+        "HTTPServer",
+        "URLsList",
+        "IDsort",
+        "A",
+        "AB",
+        "ABs",
+        "ABsx",
+        "v2Key",
+        "k8s",
+        "İstanbul",
+        "İDs",
+        "ΟΔΟΣ",
+        "ΟΔΟΣ ΟΔΟΣ",
+        "Don’t",
+        "ÉtatCivil",
+        "STATUS",
+        "Categories",
+        "SEARCHES",
+        "Queries",
+        "ARGs",
+        "bus",
+        "ßs",
+        "ﬁles",
+    ];
+
+    #[test]
+    fn ascii_and_unicode_splits_agree() {
+        for name in TRICKY_WORDS
+            .iter()
+            .copied()
+            .chain(crate::rules::phrases::tests::TRICKY.iter().copied())
+        {
+            for digits in [Digits::Split, Digits::Keep] {
+                let (unicode, ascii) = both_splits(name, digits);
+                if let Some(ascii) = ascii {
+                    assert_eq!(ascii, unicode, "{name:?}");
+                }
+            }
+            let mut words = Vec::new();
+            for_each_text_word(name, &mut |w| words.push(w));
+            assert_eq!(words, text_words_by_token(name), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn stems_agree_with_lowercasing_every_word() {
+        for word in TRICKY_WORDS.iter().copied().chain([
+            "Gets",
+            "Retrieves",
+            "UUID",
+            "news",
+            "News",
+            "adds",
+            "modifies",
+        ]) {
+            assert_eq!(stem(word), stem_reference(word), "{word:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// ASCII names split the same byte by byte as character by character, and free text
+        /// splits the same as one identifier as token by token.
+        #[test]
+        fn ascii_splits_agree_on_random_text(
+            text in r#"([a-zA-Z]{1,6}|[A-Z]{1,4}s?|[0-9]{1,3}|[ _.,:;'\-]{1,2}|é|İ|Σ|’){0,12}"#,
+        ) {
+            for digits in [Digits::Split, Digits::Keep] {
+                let (unicode, ascii) = both_splits(&text, digits);
+                if let Some(ascii) = ascii {
+                    proptest::prop_assert_eq!(ascii, unicode);
+                }
+            }
+            let mut words = Vec::new();
+            for_each_text_word(&text, &mut |w| words.push(w));
+            proptest::prop_assert_eq!(words, text_words_by_token(&text));
+        }
+
+        /// Stems are the same whether or not the word was lowercase already.
+        #[test]
+        fn stems_agree_on_random_words(
+            word in r#"([a-zA-Z]{1,6}|ies|es|ches|ss|us|is|s|é|İ|Σ|’){0,4}"#,
+        ) {
+            proptest::prop_assert_eq!(stem(&word), stem_reference(&word));
+            let lower = word.to_lowercase();
+            proptest::prop_assert_eq!(stem(&lower), stem_reference(&lower));
+        }
     }
 
     #[test]
