@@ -111,6 +111,22 @@ impl<'a> Context<'a> {
         changed
     }
 
+    /// Takes every tool's name for every export out of the context, for the engine to free
+    /// once every block was read: blocks can no longer be lowered after this.
+    pub(crate) fn take_names(&mut self) -> Vec<(Exporter, Vec<Result<Named, Unrepresentable>>)> {
+        self.exports
+            .iter_mut()
+            .filter_map(|slot| {
+                let options = ExportOptions {
+                    strict: slot.strict,
+                };
+                let fresh = Exporter::new(slot.target, options).ok()?;
+                let exporter = std::mem::replace(&mut slot.exporter, fresh);
+                Some((exporter, std::mem::take(&mut slot.names)))
+            })
+            .collect()
+    }
+
     /// The tools in `range` as each configured export receives them, lowered now. Call
     /// [`Context::name_tools`] first.
     pub(crate) fn block(&self, range: Range<usize>) -> Block<'_> {

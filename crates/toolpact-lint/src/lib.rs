@@ -385,33 +385,37 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
             }
         }
     }
-    // Each rule's findings and parts, in catalog order.
-    let mut by_tool: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
-    let mut parts: Vec<Vec<Part>> = plan.readers.iter().map(|_| Vec::new()).collect();
-    for block in blocks {
-        for (all, some) in by_tool.iter_mut().zip(block.violations) {
-            all.extend(some);
+    // Every block was read: the names of a large catalog take a while to free, so they are
+    // freed beside the work that is left.
+    let names = cx.take_names();
+    let finish = || {
+        // Each rule's findings and parts, in catalog order.
+        let mut by_tool: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
+        let mut parts: Vec<Vec<Part>> = plan.readers.iter().map(|_| Vec::new()).collect();
+        for block in blocks {
+            for (all, some) in by_tool.iter_mut().zip(block.violations) {
+                all.extend(some);
+            }
+            for (of_reader, part) in parts.iter_mut().zip(block.parts) {
+                of_reader.push(part);
+            }
         }
-        for (of_reader, part) in parts.iter_mut().zip(block.parts) {
-            of_reader.push(part);
+        results.extend(plan.tools.iter().map(|(rule, _)| *rule).zip(by_tool));
+        for ((rule, reader), parts) in plan.readers.iter().zip(parts) {
+            let mut violations = Vec::new();
+            reader.report(&cx, parts, &mut violations);
+            results.push((*rule, violations));
         }
-    }
-    results.extend(plan.tools.iter().map(|(rule, _)| *rule).zip(by_tool));
-    for ((rule, reader), parts) in plan.readers.iter().zip(parts) {
-        let mut violations = Vec::new();
-        reader.report(&cx, parts, &mut violations);
-        results.push((*rule, violations));
-    }
-    results.sort_by_key(|(rule, _)| *rule);
-    let enabled = &plan.enabled;
+        results.sort_by_key(|(rule, _)| *rule);
+        findings_of(catalog, settings, &plan.enabled, results)
+    };
     let findings = if threads == 1 {
-        findings_of(catalog, settings, enabled, results)
+        drop(names);
+        finish()
     } else {
-        // The names of a large catalog take a while to free: free them beside the work
-        // that is left.
         std::thread::scope(|scope| {
-            scope.spawn(move || drop(cx));
-            findings_of(catalog, settings, enabled, results)
+            scope.spawn(move || drop(names));
+            finish()
         })
     };
     let summary = Summary {
