@@ -179,6 +179,12 @@ impl NameMap {
         self.exported_to_original.insert(exported, original);
     }
 
+    /// Makes room for `more` names.
+    fn reserve(&mut self, more: usize) {
+        self.original_to_exported.reserve(more);
+        self.exported_to_original.reserve(more);
+    }
+
     /// Forgets that `original` was exported as `exported`.
     fn remove(&mut self, exported: &str, original: &str) {
         self.exported_to_original.remove(exported);
@@ -353,7 +359,10 @@ impl Exporter {
         &mut self,
         tools: impl IntoIterator<Item = &'t Tool>,
     ) -> Vec<Result<Named, Unrepresentable>> {
-        tools.into_iter().map(|tool| self.name(tool)).collect()
+        let tools = tools.into_iter();
+        // Room for every name at once, rather than growing the maps step by step.
+        self.names.reserve(tools.size_hint().0);
+        tools.map(|tool| self.name(tool)).collect()
     }
 
     /// Names `tools` again from the start, after lowering them (in any order) found that
