@@ -150,7 +150,7 @@ impl<'a> Context<'a> {
                             continue;
                         }
                     };
-                    match slot.exporter.lower(&entry.tool, named) {
+                    match slot.exporter.lower_sharing(&entry.tool, named) {
                         Ok(item) => lowered.push((index, &entry.tool, named, item)),
                         Err(unrepresentable) => {
                             failed.push(index);
@@ -290,6 +290,7 @@ impl BlockExport<'_> {
                 name: &named.name,
                 item: &lowered.item,
                 target: self.target,
+                schema_as_written: lowered.schema_as_written,
             })
     }
 
@@ -320,9 +321,13 @@ pub struct Sent<'a> {
     pub tool: &'a Tool,
     /// The name the target sees (rewritten when the target's naming rule required it).
     pub name: &'a str,
-    /// The tool's definition in the target's payload.
+    /// The tool's definition in the target's payload. Where the target sends the input
+    /// schema exactly as written, the item holds `null` in its place (no copy of each
+    /// schema is made for each target): read the schema with [`Sent::input_schema`].
     pub item: &'a Value,
     target: Target,
+    /// Whether `item` holds `null` in place of the input schema, sent as written.
+    schema_as_written: bool,
 }
 
 impl<'a> Sent<'a> {
@@ -341,6 +346,21 @@ impl<'a> Sent<'a> {
 
     /// The input schema the target receives (`parameters`, `input_schema`, …), as lowered.
     pub fn input_schema(&self) -> Option<&'a Value> {
+        if self.schema_as_written {
+            Some(&self.tool.input_schema)
+        } else {
+            self.schema_in_item()
+        }
+    }
+
+    /// Whether the target sends the tool's input schema exactly as written.
+    pub fn schema_as_written(&self) -> bool {
+        self.schema_as_written
+    }
+
+    /// The value at the place of the input schema in [`Sent::item`]: `null` when the schema
+    /// is sent as written.
+    pub(crate) fn schema_in_item(&self) -> Option<&'a Value> {
         self.field(match self.target {
             Target::Mcp => "inputSchema",
             Target::OpenAiResponses | Target::OpenAiChat | Target::Gemini => "parameters",

@@ -1,7 +1,7 @@
 //! Anthropic Messages API tools, `{"name", "description", "input_schema"}`, and the strict
 //! subset that `strict: true` accepts (provider-rules §3).
 
-use super::{ExportOptions, drop_unplaced, object, require_object_root};
+use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
 use crate::loss::{LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
 use crate::schema::child_pointer;
@@ -87,13 +87,14 @@ pub(crate) fn lower(
     tool: &Tool,
     name: &str,
     options: ExportOptions,
+    share: &mut Share,
     log: &mut LossLog<'_>,
 ) -> Result<Value, Unrepresentable> {
     require_object_root(tool, "Anthropic", log)?;
     let input_schema = if options.strict {
         Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?
     } else {
-        tool.input_schema.clone()
+        share.schema_as_written(tool)
     };
     drop_unplaced(tool, "the Anthropic Messages API", false, log);
     Ok(object([

@@ -1,7 +1,7 @@
 //! Google Gemini function declarations: `parameters` in the OpenAPI 3.0 subset (`gemini`) or
 //! `parametersJsonSchema` in JSON Schema (`gemini-json`), provider-rules §4.
 
-use super::{drop_unplaced, object, require_object_root};
+use super::{Share, drop_unplaced, object, require_object_root};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
 use crate::schema::{MAX_DEPTH, child_pointer};
@@ -87,6 +87,7 @@ pub(crate) fn lower(
 pub(crate) fn lower_json(
     tool: &Tool,
     name: &str,
+    share: &mut Share,
     log: &mut LossLog<'_>,
 ) -> Result<Value, Unrepresentable> {
     require_object_root(tool, "Gemini", log)?;
@@ -94,7 +95,7 @@ pub(crate) fn lower_json(
     Ok(object([
         ("name", Some(json!(name))),
         ("description", tool.description.clone().map(Value::String)),
-        ("parametersJsonSchema", Some(tool.input_schema.clone())),
+        ("parametersJsonSchema", Some(share.schema_as_written(tool))),
         ("responseJsonSchema", tool.output_schema.clone()),
     ]))
 }

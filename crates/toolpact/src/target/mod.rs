@@ -274,6 +274,30 @@ pub struct Lowered {
     pub item: Value,
     /// What the target could not express of the tool (a rewritten name included).
     pub losses: Vec<Loss>,
+    /// Whether `item` holds `null` where the target sends the tool's input schema exactly as
+    /// written: only from [`Exporter::lower_sharing`], for a reader that has the tool.
+    pub schema_as_written: bool,
+}
+
+/// Whether a lowering may leave out the input schema a target sends as written, and whether
+/// it did.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Share {
+    allowed: bool,
+    used: bool,
+}
+
+impl Share {
+    /// The input schema as the target sends it, unchanged: a copy, or `null` in its place
+    /// when sharing is allowed.
+    pub(crate) fn schema_as_written(&mut self, tool: &Tool) -> Value {
+        if self.allowed {
+            self.used = true;
+            Value::Null
+        } else {
+            tool.input_schema.clone()
+        }
+    }
 }
 
 /// Exports tools one at a time, in two steps.
@@ -336,20 +360,44 @@ impl Exporter {
 
     /// Lowers `tool`, named by [`Exporter::name`] as `named`, into the target's payload item.
     pub fn lower(&self, tool: &Tool, named: &Named) -> Result<Lowered, Unrepresentable> {
+        self.lower_with(tool, named, false)
+    }
+
+    /// Lowers `tool` as [`Exporter::lower`] does, except that where the target sends the
+    /// input schema exactly as written, the item holds `null` in its place and
+    /// [`Lowered::schema_as_written`] is set: a reader that has the tool reads the schema
+    /// there, and no copy of it is made.
+    pub fn lower_sharing(&self, tool: &Tool, named: &Named) -> Result<Lowered, Unrepresentable> {
+        self.lower_with(tool, named, true)
+    }
+
+    fn lower_with(
+        &self,
+        tool: &Tool,
+        named: &Named,
+        share: bool,
+    ) -> Result<Lowered, Unrepresentable> {
         let mut log = LossLog::starting_with(&tool.name, named.index, named.renamed.clone());
         let name = named.name.as_str();
         let options = self.options;
+        let mut share = Share {
+            allowed: share,
+            used: false,
+        };
         let item = match self.target {
             Target::Mcp => mcp::lower(tool, name, &mut log),
-            Target::OpenAiResponses => openai::lower_responses(tool, name, options, &mut log),
-            Target::OpenAiChat => openai::lower_chat(tool, name, options, &mut log),
-            Target::Anthropic => anthropic::lower(tool, name, options, &mut log),
+            Target::OpenAiResponses => {
+                openai::lower_responses(tool, name, options, &mut share, &mut log)
+            }
+            Target::OpenAiChat => openai::lower_chat(tool, name, options, &mut share, &mut log),
+            Target::Anthropic => anthropic::lower(tool, name, options, &mut share, &mut log),
             Target::Gemini => gemini::lower(tool, name, &mut log),
-            Target::GeminiJson => gemini::lower_json(tool, name, &mut log),
+            Target::GeminiJson => gemini::lower_json(tool, name, &mut share, &mut log),
         }?;
         Ok(Lowered {
             item,
             losses: log.into_losses(),
+            schema_as_written: share.used,
         })
     }
 

@@ -1,10 +1,10 @@
 //! OpenAI: Responses API function tools and Chat Completions function tools, with the strict
 //! subset of JSON Schema that `strict: true` requires (provider-rules §2).
 
-use super::{ExportOptions, drop_unplaced, object, require_object_root};
+use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::schema::{MAX_DEPTH, child_pointer};
+use crate::schema::{MAX_DEPTH, child_pointer, escape_token};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
 
@@ -49,61 +49,73 @@ pub(crate) const STRICT: Profile = Profile {
 fn parameters(
     tool: &Tool,
     options: ExportOptions,
+    share: &mut Share,
     log: &mut LossLog<'_>,
 ) -> Result<Value, Unrepresentable> {
     require_object_root(tool, "OpenAI", log)?;
     if options.strict {
         return Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema");
     }
+    let mut missing = Vec::new();
+    arrays_without_items(&tool.input_schema, &mut String::new(), 0, &mut missing);
+    if missing.is_empty() {
+        return Ok(share.schema_as_written(tool));
+    }
     let mut schema = tool.input_schema.clone();
-    add_missing_items(&mut schema, "/inputSchema", log, 0);
+    for pointer in missing {
+        if let Some(Value::Object(array)) = schema.pointer_mut(&pointer) {
+            array.insert("items".to_owned(), json!({}));
+        }
+        log.push(
+            &format!("/inputSchema{pointer}/items"),
+            LossKind::Rewritten,
+            "OpenAI rejects an array schema without `items`; `\"items\": {}` (any item) is added",
+        );
+    }
     Ok(schema)
 }
 
 /// OpenAI rejects an array schema without `items` ("array schema missing items"); an empty
-/// `items` keeps the meaning (any item) and is accepted.
-fn add_missing_items(schema: &mut Value, ptr: &str, log: &mut LossLog<'_>, depth: usize) {
+/// `items` keeps the meaning (any item) and is accepted. Collects the pointers (relative to
+/// `schema`) of the array schemas that need one, parents first.
+fn arrays_without_items(schema: &Value, pointer: &mut String, depth: usize, out: &mut Vec<String>) {
     if depth > MAX_DEPTH {
         return;
     }
     let Value::Object(map) = schema else { return };
     if map.get("type").and_then(Value::as_str) == Some("array") && !map.contains_key("items") {
-        map.insert("items".to_owned(), json!({}));
-        log.push(
-            &child_pointer(ptr, "items"),
-            LossKind::Rewritten,
-            "OpenAI rejects an array schema without `items`; `\"items\": {}` (any item) is added",
-        );
+        out.push(pointer.clone());
     }
-    for (key, value) in map.iter_mut() {
-        let kp = child_pointer(ptr, key);
-        match key.as_str() {
-            k if crate::schema::MAP_KEYWORDS.contains(&k) => {
-                if let Value::Object(children) = value {
-                    for (name, child) in children.iter_mut() {
-                        add_missing_items(child, &child_pointer(&kp, name), log, depth + 1);
-                    }
+    let len = pointer.len();
+    for (key, value) in map {
+        let mut descend = |child: &Value, token: &str, pointer: &mut String| {
+            let at = pointer.len();
+            pointer.push('/');
+            pointer.push_str(&escape_token(token));
+            arrays_without_items(child, pointer, depth + 1, out);
+            pointer.truncate(at);
+        };
+        pointer.push('/');
+        pointer.push_str(&escape_token(key));
+        match (key.as_str(), value) {
+            (k, Value::Object(children)) if crate::schema::MAP_KEYWORDS.contains(&k) => {
+                for (name, child) in children {
+                    descend(child, name, pointer);
                 }
             }
-            k if crate::schema::ARRAY_KEYWORDS.contains(&k)
-                || (k == "items" && value.is_array()) =>
+            (k, Value::Array(children))
+                if crate::schema::ARRAY_KEYWORDS.contains(&k) || k == "items" =>
             {
-                if let Value::Array(children) = value {
-                    for (i, child) in children.iter_mut().enumerate() {
-                        add_missing_items(
-                            child,
-                            &child_pointer(&kp, &i.to_string()),
-                            log,
-                            depth + 1,
-                        );
-                    }
+                for (i, child) in children.iter().enumerate() {
+                    descend(child, &i.to_string(), pointer);
                 }
             }
-            k if crate::schema::SINGLE_KEYWORDS.contains(&k) => {
-                add_missing_items(value, &kp, log, depth + 1);
+            (k, _) if crate::schema::SINGLE_KEYWORDS.contains(&k) => {
+                arrays_without_items(value, pointer, depth + 1, out);
             }
             _ => {}
         }
+        pointer.truncate(len);
     }
 }
 
@@ -113,9 +125,10 @@ pub(crate) fn lower_responses(
     tool: &Tool,
     name: &str,
     options: ExportOptions,
+    share: &mut Share,
     log: &mut LossLog<'_>,
 ) -> Result<Value, Unrepresentable> {
-    let parameters = parameters(tool, options, log)?;
+    let parameters = parameters(tool, options, share, log)?;
     drop_unplaced(tool, "the OpenAI Responses API", true, log);
     Ok(object([
         ("type", Some(json!("function"))),
@@ -132,9 +145,10 @@ pub(crate) fn lower_chat(
     tool: &Tool,
     name: &str,
     options: ExportOptions,
+    share: &mut Share,
     log: &mut LossLog<'_>,
 ) -> Result<Value, Unrepresentable> {
-    let parameters = parameters(tool, options, log)?;
+    let parameters = parameters(tool, options, share, log)?;
     drop_unplaced(tool, "OpenAI Chat Completions", false, log);
     let function = object([
         ("name", Some(json!(name))),

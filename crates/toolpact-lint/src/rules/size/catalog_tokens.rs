@@ -101,7 +101,17 @@ fn count_block(
         let mut schema = Shared::new(&entry.tool.input_schema);
         for (column, counts) in columns.iter().zip(out.iter_mut()) {
             counts.push(column[i].map(|sent| {
-                counter.count_json_with(sent.item, sent.input_schema(), &mut schema, &mut buffer)
+                match sent.schema_in_item().filter(|_| sent.schema_as_written()) {
+                    Some(hole) => {
+                        counter.count_json_around(sent.item, hole, &mut schema, &mut buffer)
+                    }
+                    None => counter.count_json_with(
+                        sent.item,
+                        sent.input_schema(),
+                        &mut schema,
+                        &mut buffer,
+                    ),
+                }
             }));
         }
         counter.forget_units();

@@ -123,14 +123,25 @@ impl TokenCounter {
         shared: &mut Shared<'_>,
         buffer: &mut Vec<u8>,
     ) -> usize {
-        let found = shared
-            .inside
-            .zip(holder.filter(|holder| same(holder, shared.value)));
-        let Some(((first, last), holder)) = found else {
-            return self.count_json(value, buffer);
-        };
+        match holder.filter(|holder| same(holder, shared.value)) {
+            Some(holder) => self.count_json_around(value, holder, shared, buffer),
+            None => self.count_json(value, buffer),
+        }
+    }
+
+    /// How many tokens the compact JSON of `value` is once `shared` is written at the place
+    /// of `hole`, a value inside it (the `null` an export leaves where it sends a tool's
+    /// input schema as written, or a copy of the shared value).
+    pub(crate) fn count_json_around(
+        &mut self,
+        value: &Value,
+        hole: &Value,
+        shared: &mut Shared<'_>,
+        buffer: &mut Vec<u8>,
+    ) -> usize {
         buffer.clear();
-        let Some(at) = write_without(value, holder, buffer) else {
+        let Some(at) = write_without(value, hole, buffer) else {
+            // `hole` is not inside `value`: `value` is the whole text.
             return self.count_json(value, buffer);
         };
         // The text is `buffer[..at]`, the shared JSON, then `buffer[at..]`: cut it at the two
@@ -138,27 +149,41 @@ impl TokenCounter {
         let mut around = std::mem::take(&mut self.around);
         around.clear();
         around.extend_from_slice(&buffer[..at]);
-        around.extend_from_slice(&shared.json[..first]);
-        let cut = around.len();
-        around.extend_from_slice(&shared.json[last..]);
-        around.extend_from_slice(&buffer[at..]);
-        // The cuts fall on ASCII bytes, so each part is UTF-8.
-        let parts = (
-            std::str::from_utf8(&around[..cut]),
-            std::str::from_utf8(&around[cut..]),
-            std::str::from_utf8(&shared.json[first..last]),
-        );
-        let (Ok(before), Ok(after), Ok(inside)) = parts else {
-            self.around = around;
-            return self.count_json(value, buffer);
+        let counted = match shared.inside {
+            Some((first, last)) => {
+                around.extend_from_slice(&shared.json[..first]);
+                let cut = around.len();
+                around.extend_from_slice(&shared.json[last..]);
+                around.extend_from_slice(&buffer[at..]);
+                // The cuts fall on ASCII bytes, so each part is UTF-8.
+                let parts = (
+                    std::str::from_utf8(&around[..cut]),
+                    std::str::from_utf8(&around[cut..]),
+                    std::str::from_utf8(&shared.json[first..last]),
+                );
+                match parts {
+                    (Ok(before), Ok(after), Ok(inside)) => {
+                        let outside = self.count(before) + self.count(after);
+                        let inside = match shared.count {
+                            Some(n) => n,
+                            None => *shared.count.insert(self.count(inside)),
+                        };
+                        Some(outside + inside)
+                    }
+                    _ => None,
+                }
+            }
+            None => None,
         };
-        let outside = self.count(before) + self.count(after);
-        let inside = match shared.count {
-            Some(n) => n,
-            None => *shared.count.insert(self.count(inside)),
-        };
+        let n = counted.unwrap_or_else(|| {
+            // No inside to count apart (a tiny value): the whole text, written out.
+            around.truncate(at);
+            around.extend_from_slice(&shared.json);
+            around.extend_from_slice(&buffer[at..]);
+            std::str::from_utf8(&around).map_or(0, |text| self.count(text))
+        });
         self.around = around;
-        outside + inside
+        n
     }
 
     /// How many tokens `text` is.
@@ -503,6 +528,15 @@ mod tests {
             proptest::prop_assert_eq!(counter.count_json_with(&whole, holder, &mut shared, &mut buffer), want);
             proptest::prop_assert_eq!(counter.count_json_with(&whole, None, &mut shared, &mut buffer), want);
             proptest::prop_assert_eq!(counter.count_json_with(&inner, Some(&inner), &mut shared, &mut buffer), bpe.count_ordinary(&inner.to_string()));
+            // With `null` where the shared value is sent, as an export that shares it leaves.
+            let lean = match &after {
+                Some(after) => serde_json::json!({"before": before, "schema": null, "after": after}),
+                None => serde_json::json!([before, null]),
+            };
+            let hole = lean.get("schema").or_else(|| lean.get(1)).expect("the hole is there");
+            proptest::prop_assert_eq!(counter.count_json_around(&lean, hole, &mut shared, &mut buffer), want);
+            let mut fresh = Shared::new(&inner);
+            proptest::prop_assert_eq!(counter.count_json_around(&lean, hole, &mut fresh, &mut buffer), want);
             let mut written = Vec::new();
             proptest::prop_assert_eq!(write_without(&whole, &serde_json::Value::Null, &mut written), None);
             proptest::prop_assert_eq!(written, serde_json::to_vec(&whole).unwrap_or_default());
