@@ -11,9 +11,13 @@ use serde_json::Value;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use toolpact::{
     Catalog, ExportOptions, Exporter, Loss, Lowered, Named, Target, Tool, Unrepresentable,
 };
+
+/// The number of the next context.
+static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
 /// The input of every rule.
 #[derive(Debug)]
@@ -27,6 +31,8 @@ pub struct Context<'a> {
     exports: Vec<ExportSlot>,
     /// The tools' names, as rules look them up, worked out when first asked for.
     names: ToolNames<'a>,
+    /// This check's number, unique in the process.
+    id: usize,
 }
 
 /// One configured export: the target, and each tool's name for it (or why it cannot take
@@ -63,7 +69,14 @@ impl<'a> Context<'a> {
             settings,
             exports,
             names: ToolNames::default(),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// A number no other context of this process has: what a rule remembers on a thread
+    /// for one check is forgotten when the number changes.
+    pub(crate) fn id(&self) -> usize {
+        self.id
     }
 
     /// The configured exports, in configuration order: each target, and its strict variant

@@ -1,5 +1,8 @@
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use toolpact::registry::compile;
 
 declare_rule! {
@@ -45,8 +48,62 @@ impl Rule for SchemaDoesNotCompile {
     }
 }
 
+/// What compiling a schema gave: nothing wrong, or the pointer (relative to the schema) and
+/// the problem.
+type Compiled = Option<(String, String)>;
+
+/// Schemas whose compact JSON is longer than this are compiled each time, not remembered.
+const MAX_REMEMBERED_SCHEMA: usize = 16 * 1024;
+
+/// How many bytes of schema text one thread remembers at most.
+const MAX_REMEMBERED_BYTES: usize = 32 * 1024 * 1024;
+
+/// The schemas this thread compiled, by their compact JSON, for one check at a time.
+#[derive(Default)]
+struct Remembered {
+    check: usize,
+    bytes: usize,
+    compiled: HashMap<String, Compiled, foldhash::fast::RandomState>,
+}
+
+thread_local! {
+    static REMEMBERED: RefCell<Remembered> = RefCell::new(Remembered::default());
+}
+
+/// Compiles `schema`, or recalls what compiling the same JSON gave earlier in this check:
+/// catalogs repeat schemas (generated tools, the same `{id}` argument), and compiling costs
+/// far more than writing the schema out. The result depends on the JSON alone.
+fn compiled(cx: &Context<'_>, schema: &Value) -> Compiled {
+    let run = |schema: &Value| {
+        compile(schema)
+            .err()
+            .map(|(pointer, problem)| (pointer, problem.to_string()))
+    };
+    let Some(key) = serde_json::to_string(schema)
+        .ok()
+        .filter(|key| key.len() <= MAX_REMEMBERED_SCHEMA)
+    else {
+        return run(schema);
+    };
+    REMEMBERED.with_borrow_mut(|remembered| {
+        if remembered.check != cx.id() || remembered.bytes > MAX_REMEMBERED_BYTES {
+            *remembered = Remembered {
+                check: cx.id(),
+                ..Remembered::default()
+            };
+        }
+        if let Some(known) = remembered.compiled.get(&key) {
+            return known.clone();
+        }
+        let result = run(schema);
+        remembered.bytes += key.len();
+        remembered.compiled.insert(key, result.clone());
+        result
+    })
+}
+
 impl ChecksTools for SchemaDoesNotCompile {
-    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         let (i, tool) = (view.index, view.tool);
         let schemas = [
             ("/inputSchema", Some(&tool.input_schema)),
@@ -54,13 +111,49 @@ impl ChecksTools for SchemaDoesNotCompile {
         ];
         for (base, schema) in schemas {
             let Some(schema) = schema else { continue };
-            if let Err((pointer, problem)) = compile(schema) {
+            if let Some((pointer, problem)) = compiled(cx, schema) {
                 out.push(Violation {
                     tool: Some(i),
                     pointer: format!("{base}{pointer}"),
-                    message: problem.to_string(),
+                    message: problem,
                     help: "fix the schema so that it compiles as JSON Schema 2020-12 (or the draft its `$schema` names), with every `$ref` inside the document".to_owned(),
                 });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Settings, check};
+    use serde_json::json;
+    use toolpact::{Catalog, Tool};
+
+    #[test]
+    fn a_schema_repeated_across_tools_gets_the_same_finding_each_time() {
+        let broken =
+            json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "("}}});
+        let fine = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let tool = |i: usize| {
+            let schema = if i.is_multiple_of(3) { &broken } else { &fine };
+            Tool::new(format!("tool_{i}"), "Does a thing.", schema.clone())
+        };
+        let mut settings = Settings::default();
+        settings.select(vec!["TP004".to_owned()]).unwrap();
+        let alone: Catalog = std::iter::once(tool(0)).collect();
+        let expected = check(&alone, &settings).findings;
+        assert_eq!(expected.len(), 1, "{expected:#?}");
+        // Enough tools to be checked on several threads, each seeing the schemas again.
+        let catalog: Catalog = (0..600).map(tool).collect();
+        for _ in 0..2 {
+            let report = check(&catalog, &settings);
+            assert_eq!(report.findings.len(), 200);
+            for finding in &report.findings {
+                assert_eq!(finding.tool_index.map(|i| i % 3), Some(0));
+                assert_eq!(
+                    (&finding.pointer, &finding.message),
+                    (&expected[0].pointer, &expected[0].message)
+                );
             }
         }
     }
