@@ -21,7 +21,8 @@
 //! so neither does the sum. [`Shared`] uses this for a JSON value that recurs inside larger
 //! ones (a tool's input schema, sent unchanged to most targets): the units strictly inside it
 //! are counted once, and each value that holds it writes and counts only what is around
-//! them.
+//! them. The count of an inside is remembered by its text, for the tools that repeat a
+//! schema.
 //!
 //! The sum is exactly what the encoder returns for the whole text; unit tests hold it to
 //! that. The encoding ships inside `tiktoken-rs`: nothing is downloaded.
@@ -43,6 +44,9 @@ const MAX_CHUNKS: usize = 1 << 20;
 /// Units longer than this are remembered until [`TokenCounter::forget_units`]; shorter
 /// ones are at most a few chunks and go straight to the chunk cache.
 const MIN_REMEMBERED_UNIT: usize = 32;
+
+/// How many bytes of shared insides are remembered at most.
+const MAX_INSIDE_BYTES: usize = 32 * 1024 * 1024;
 
 /// How many units are remembered at most between two calls to `forget_units`.
 const MAX_UNITS: usize = 1 << 12;
@@ -88,6 +92,10 @@ pub(crate) struct TokenCounter {
     bpe: &'static CoreBPE,
     chunks: Counts,
     units: Counts,
+    /// The insides of shared values counted so far (catalogs repeat input schemas), and
+    /// their bytes.
+    insides: Counts,
+    inside_bytes: usize,
     /// The text around a shared value, reused from one count to the next.
     around: Vec<u8>,
 }
@@ -99,6 +107,8 @@ impl TokenCounter {
             bpe: O200K_BASE.as_ref()?,
             chunks: Counts::default(),
             units: Counts::default(),
+            insides: Counts::default(),
+            inside_bytes: 0,
             around: Vec::new(),
         })
     }
@@ -166,7 +176,7 @@ impl TokenCounter {
                         let outside = self.count(before) + self.count(after);
                         let inside = match shared.count {
                             Some(n) => n,
-                            None => *shared.count.insert(self.count(inside)),
+                            None => *shared.count.insert(self.count_inside(inside)),
                         };
                         Some(outside + inside)
                     }
@@ -183,6 +193,23 @@ impl TokenCounter {
             std::str::from_utf8(&around).map_or(0, |text| self.count(text))
         });
         self.around = around;
+        n
+    }
+
+    /// How many tokens the inside of a shared value is, remembered: the same schema recurs
+    /// across the tools of a catalog.
+    fn count_inside(&mut self, inside: &str) -> usize {
+        if let Some(&n) = self.insides.get(inside) {
+            return n as usize;
+        }
+        let n = self.count(inside);
+        if self.inside_bytes + inside.len() > MAX_INSIDE_BYTES {
+            self.insides.clear();
+            self.inside_bytes = 0;
+        }
+        self.inside_bytes += inside.len();
+        self.insides
+            .insert(inside.into(), u32::try_from(n).unwrap_or(u32::MAX));
         n
     }
 
