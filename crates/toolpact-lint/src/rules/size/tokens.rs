@@ -125,7 +125,9 @@ impl TokenCounter {
 
     /// How many tokens the compact JSON of `value` is, where `holder` — a value inside it —
     /// may be `shared` as written: then it is not written again, and only the text around
-    /// its inside is counted (its inside once for all the values it is found in).
+    /// its inside is counted (its inside once for all the values it is found in). Any other
+    /// `holder` is counted apart too, its inside found among those already counted when
+    /// it recurs.
     pub(crate) fn count_json_with(
         &mut self,
         value: &Value,
@@ -133,8 +135,13 @@ impl TokenCounter {
         shared: &mut Shared<'_>,
         buffer: &mut Vec<u8>,
     ) -> usize {
-        match holder.filter(|holder| same(holder, shared.value)) {
-            Some(holder) => self.count_json_around(value, holder, shared, buffer),
+        match holder {
+            Some(holder) if same(holder, shared.value) => {
+                self.count_json_around(value, holder, shared, buffer)
+            }
+            // A value of its own (a schema the target rewrote): still counted apart, so that
+            // its inside is found among those counted before when tools repeat it.
+            Some(holder) => self.count_json_around(value, holder, &mut Shared::new(holder), buffer),
             None => self.count_json(value, buffer),
         }
     }
@@ -554,6 +561,10 @@ mod tests {
             let holder = whole.get("schema").or_else(|| whole.get(1));
             proptest::prop_assert_eq!(counter.count_json_with(&whole, holder, &mut shared, &mut buffer), want);
             proptest::prop_assert_eq!(counter.count_json_with(&whole, None, &mut shared, &mut buffer), want);
+            // A holder that is not the shared value is counted apart, as exactly.
+            let unrelated = serde_json::json!({"before": before});
+            let mut other = Shared::new(&unrelated);
+            proptest::prop_assert_eq!(counter.count_json_with(&whole, holder, &mut other, &mut buffer), want);
             proptest::prop_assert_eq!(counter.count_json_with(&inner, Some(&inner), &mut shared, &mut buffer), bpe.count_ordinary(&inner.to_string()));
             // With `null` where the shared value is sent, as an export that shares it leaves.
             let lean = match &after {
