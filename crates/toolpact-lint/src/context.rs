@@ -334,9 +334,10 @@ pub struct Sent<'a> {
     pub tool: &'a Tool,
     /// The name the target sees (rewritten when the target's naming rule required it).
     pub name: &'a str,
-    /// The tool's definition in the target's payload. Where the target sends the input
-    /// schema exactly as written, the item holds `null` in its place (no copy of each
-    /// schema is made for each target): read the schema with [`Sent::input_schema`].
+    /// The tool's definition in the target's payload. When [`Sent::schema_as_written`]
+    /// holds, the item has `null` in the schema's place (`parameters`,
+    /// `function.parameters`, `input_schema` or `parametersJsonSchema`), so that no copy of
+    /// each schema is made for each target: read the schema with [`Sent::input_schema`].
     pub item: &'a Value,
     target: Target,
     /// Whether `item` holds `null` in place of the input schema, sent as written.

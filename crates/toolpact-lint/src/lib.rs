@@ -137,6 +137,16 @@ pub fn find_meta(selector: &str) -> Option<&'static RuleMeta> {
     })
 }
 
+/// The order of findings: by tool (those about the whole catalog last), then pointer, then
+/// code.
+fn finding_order(a: &Finding, b: &Finding) -> std::cmp::Ordering {
+    (a.tool_index.unwrap_or(usize::MAX), &a.pointer, a.code).cmp(&(
+        b.tool_index.unwrap_or(usize::MAX),
+        &b.pointer,
+        b.code,
+    ))
+}
+
 /// Sorts findings by tool (those about the whole catalog last), then pointer, then code,
 /// keeping equal ones in the order given: the order of one stable sort by those keys, but
 /// placed tool by tool first (linear in the number of findings) so that only each tool's few
@@ -146,7 +156,13 @@ fn sort_findings(findings: &mut Vec<Finding>) {
         .iter()
         .filter_map(|f| f.tool_index)
         .max()
-        .map_or(0, |last| last + 1);
+        .map_or(Some(0), |last| last.checked_add(1));
+    // Findings made elsewhere may name any position: placing them by tool is worth it only
+    // when the positions are about as many as the findings.
+    let Some(tools) = tools.filter(|&tools| tools <= 4 * findings.len() + 1024) else {
+        findings.sort_by(finding_order);
+        return;
+    };
     let slot = |f: &Finding| f.tool_index.unwrap_or(tools);
     // Where each tool's findings start, then where the next one goes.
     let mut next = vec![0usize; tools + 2];
@@ -385,6 +401,8 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
             }
         }
     }
+    // What rules remembered on this thread (when it checked blocks) goes with the check.
+    rules::forget_on_this_thread();
     // Every block was read: the names of a large catalog take a while to free, so they are
     // freed beside the work that is left.
     let names = cx.take_names();
@@ -668,19 +686,21 @@ mod tests {
             })
             .collect();
         let mut expected = findings.clone();
-        expected.sort_by(|a, b| {
-            (a.tool_index.unwrap_or(usize::MAX), &a.pointer, a.code).cmp(&(
-                b.tool_index.unwrap_or(usize::MAX),
-                &b.pointer,
-                b.code,
-            ))
-        });
+        expected.sort_by(finding_order);
         let mut sorted = findings;
         sort_findings(&mut sorted);
         assert_eq!(sorted, expected);
         let mut none = Vec::new();
         sort_findings(&mut none);
         assert!(none.is_empty());
+        // Positions far beyond the findings (a finding made elsewhere) sort the same way.
+        let mut far = sorted.clone();
+        far[0].tool_index = Some(usize::MAX);
+        far[1].tool_index = Some(1 << 40);
+        let mut expected_far = far.clone();
+        expected_far.sort_by(finding_order);
+        sort_findings(&mut far);
+        assert_eq!(far, expected_far);
     }
 
     #[test]

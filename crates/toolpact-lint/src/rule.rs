@@ -149,10 +149,15 @@ pub trait Rule: Send + Sync {
     /// The rule's metadata.
     fn meta(&self) -> &'static RuleMeta;
     /// Reports every violation in the catalog. A rule that looks at one tool at a time
-    /// reports through [`Rule::checks_tools`] instead, and a rule that reads exports through
-    /// [`Rule::reads_exports`]; both leave this empty.
+    /// reports through [`Rule::checks_tools`], which the engine runs block by block; this
+    /// then runs it over every tool, for a caller that runs the rule alone. A rule that reads
+    /// exports reports through [`Rule::reads_exports`] only.
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
-        let _ = (cx, out);
+        if let Some(rule) = self.checks_tools() {
+            for (index, tool) in cx.tools() {
+                rule.check_tool(cx, &ToolView::new(index, tool), out);
+            }
+        }
     }
     /// For a rule whose findings are each about one tool: how it checks one tool.
     fn checks_tools(&self) -> Option<&dyn ChecksTools> {

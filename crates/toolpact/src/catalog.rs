@@ -771,20 +771,64 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// from `text` (the same file's text), or of the deepest part of the pointer that exists.
 /// Only that item is read, so this costs the size of one tool, not of the file.
 pub fn position_in(text: &str, origin: &Origin, pointer: &str) -> (usize, usize) {
-    ItemOffsets::new(text, origin).map_or((origin.line, origin.column), |item| {
-        item.position(text, pointer)
-    })
+    let Some(at) = offset_in(text, origin, pointer) else {
+        return (origin.line, origin.column);
+    };
+    text.get(origin.offset..at)
+        .map_or((origin.line, origin.column), |between| {
+            moved_by(between, origin.line, origin.column)
+        })
+}
+
+/// The line and column reached from `line` and `column` after reading `between`.
+fn moved_by(between: &str, line: usize, column: usize) -> (usize, usize) {
+    match between.rfind('\n') {
+        None => (line, column + between.chars().count()),
+        Some(nl) => (
+            line + between.matches('\n').count(),
+            between[nl + 1..].chars().count() + 1,
+        ),
+    }
 }
 
 /// The byte offset in `text` of the value at `pointer` inside the item read at `origin` (see
 /// [`position_in`]), or `None` when the item is not at its offset in `text`.
 pub fn offset_in(text: &str, origin: &Origin, pointer: &str) -> Option<usize> {
-    ItemOffsets::new(text, origin).map(|item| item.offset(pointer))
+    let rest = text.get(origin.offset..)?;
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<&RawValue>();
+    let Some(Ok(mut raw)) = stream.next() else {
+        return None;
+    };
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let s = raw.get();
+        let next = if s.starts_with('[') {
+            serde_json::from_str::<Vec<&RawValue>>(s)
+                .ok()
+                .and_then(|items| {
+                    token
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|i| items.get(i).copied())
+                })
+        } else if s.starts_with('{') {
+            serde_json::from_str::<HashMap<String, &RawValue>>(s)
+                .ok()
+                .and_then(|map| map.get(&token).copied())
+        } else {
+            None
+        };
+        match next {
+            Some(next) => raw = next,
+            None => break,
+        }
+    }
+    Some(raw.get().as_ptr() as usize - text.as_ptr() as usize)
 }
 
 /// Where every value inside one item of a file is, by JSON pointer. The item is read once, so
 /// that placing many findings inside one tool costs one read of the tool, not one per
-/// finding.
+/// finding; for one place in a large item, [`offset_in`] reads only along the pointer.
 #[derive(Debug, Clone)]
 pub struct ItemOffsets {
     /// The byte offset in the file of each value, by its pointer in the item.
@@ -829,16 +873,8 @@ impl ItemOffsets {
     /// pointer that exists; `text` is the file's text, as given to [`ItemOffsets::new`].
     pub fn position(&self, text: &str, pointer: &str) -> (usize, usize) {
         let (start, line, column) = self.start;
-        let Some(between) = text.get(start..self.offset(pointer)) else {
-            return (line, column);
-        };
-        match between.rfind('\n') {
-            None => (line, column + between.chars().count()),
-            Some(nl) => (
-                line + between.matches('\n').count(),
-                between[nl + 1..].chars().count() + 1,
-            ),
-        }
+        text.get(start..self.offset(pointer))
+            .map_or((line, column), |between| moved_by(between, line, column))
     }
 }
 

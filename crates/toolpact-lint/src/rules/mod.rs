@@ -40,6 +40,14 @@ static ALL: LazyLock<Vec<&'static dyn Rule>> = LazyLock::new(|| {
     all
 });
 
+/// Frees what rules remember on the calling thread during a check (token counts, compiled
+/// schemas). The engine calls it when a check ran on the caller's own thread, so that nothing
+/// a check learned outlives it; its worker threads end with the check.
+pub(crate) fn forget_on_this_thread() {
+    size::catalog_tokens::forget_on_this_thread();
+    structure::schema_does_not_compile::forget_on_this_thread();
+}
+
 /// Every rule, in code order.
 pub fn all() -> &'static [&'static dyn Rule] {
     &ALL

@@ -364,9 +364,11 @@ impl Exporter {
     }
 
     /// Lowers `tool` as [`Exporter::lower`] does, except that where the target sends the
-    /// input schema exactly as written, the item holds `null` in its place and
+    /// input schema exactly as written and the item would hold a copy of it (OpenAI and
+    /// Anthropic without strict mode, Gemini JSON), the item holds `null` in its place and
     /// [`Lowered::schema_as_written`] is set: a reader that has the tool reads the schema
-    /// there, and no copy of it is made.
+    /// there, and no copy of it is made. Such an item is not a payload: do not pass it to
+    /// [`Exporter::finish`] or send it.
     pub fn lower_sharing(&self, tool: &Tool, named: &Named) -> Result<Lowered, Unrepresentable> {
         self.lower_with(tool, named, true)
     }

@@ -130,11 +130,24 @@ fn count_tools(
         .clone()
         .map(|i| {
             let tool = &cx.catalog.entries.get(i)?.tool;
-            serde_json::to_string(tool)
+            let count = serde_json::to_string(tool)
                 .ok()
-                .map(|json| counter.count(&json))
+                .map(|json| counter.count(&json));
+            counter.forget_units();
+            count
         })
         .collect()
+}
+
+thread_local! {
+    /// One counter per thread, kept from block to block: the chunks it remembers recur all
+    /// over a catalog.
+    static COUNTER: RefCell<Option<TokenCounter>> = const { RefCell::new(None) };
+}
+
+/// Frees the counter of the calling thread and all it remembers.
+pub(crate) fn forget_on_this_thread() {
+    COUNTER.with_borrow_mut(|counter| *counter = None);
 }
 
 impl Rule for CatalogTokens {
@@ -149,11 +162,6 @@ impl Rule for CatalogTokens {
 
 impl ReadsExports for CatalogTokens {
     fn gather(&self, cx: &Context<'_>, block: &Block<'_>) -> Part {
-        // One counter per thread, kept from block to block: the chunks it remembers recur
-        // all over a catalog.
-        thread_local! {
-            static COUNTER: RefCell<Option<TokenCounter>> = const { RefCell::new(None) };
-        }
         COUNTER.with_borrow_mut(|counter| {
             if counter.is_none() {
                 *counter = TokenCounter::new();

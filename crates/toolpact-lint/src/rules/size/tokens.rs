@@ -29,7 +29,6 @@
 
 use serde_json::Value;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
 use tiktoken_rs::CoreBPE;
 
@@ -51,41 +50,9 @@ const MAX_INSIDE_BYTES: usize = 32 * 1024 * 1024;
 /// How many units are remembered at most between two calls to `forget_units`.
 const MAX_UNITS: usize = 1 << 12;
 
-/// The hash of rustc's `FxHasher`, eight bytes at a time: the keys are short, and the
-/// standard library's SipHash costs more than the lookup saves.
-#[derive(Debug, Clone, Copy, Default)]
-struct WordHasher(u64);
-
-impl WordHasher {
-    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in words.by_ref() {
-            let mut buffer = [0u8; 8];
-            buffer.copy_from_slice(word);
-            self.add(u64::from_le_bytes(buffer));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut buffer = [0u8; 8];
-            buffer[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(buffer) ^ ((rest.len() as u64) << 56));
-        }
-    }
-}
-
-type Counts = HashMap<Box<str>, u32, BuildHasherDefault<WordHasher>>;
+/// Counts by text. foldhash is much cheaper than SipHash on short keys, and seeded per
+/// process, so that texts chosen to collide (from a server under check) cannot slow it down.
+type Counts = HashMap<Box<str>, u32, foldhash::fast::RandomState>;
 
 /// Counts `o200k_base` tokens, remembering the chunks and units it has seen.
 pub(crate) struct TokenCounter {

@@ -70,6 +70,11 @@ thread_local! {
     static REMEMBERED: RefCell<Remembered> = RefCell::new(Remembered::default());
 }
 
+/// Frees what the calling thread remembers of compiled schemas.
+pub(crate) fn forget_on_this_thread() {
+    REMEMBERED.with_borrow_mut(|remembered| *remembered = Remembered::default());
+}
+
 /// Compiles `schema`, or recalls what compiling the same JSON gave earlier in this check:
 /// catalogs repeat schemas (generated tools, the same `{id}` argument), and compiling costs
 /// far more than writing the schema out. The result depends on the JSON alone.
@@ -96,7 +101,8 @@ fn compiled(cx: &Context<'_>, schema: &Value) -> Compiled {
             return known.clone();
         }
         let result = run(schema);
-        remembered.bytes += key.len();
+        // The key, the problem and the pointer, and about what the map spends per entry.
+        remembered.bytes += key.len() + result.as_ref().map_or(0, |(p, m)| p.len() + m.len()) + 64;
         remembered.compiled.insert(key, result.clone());
         result
     })
