@@ -904,13 +904,7 @@ fn index_values(
         let members = serde_json::from_str::<HashMap<String, &RawValue>>(json).unwrap_or_default();
         for (key, value) in members {
             pointer.push('/');
-            for c in key.chars() {
-                match c {
-                    '~' => pointer.push_str("~0"),
-                    '/' => pointer.push_str("~1"),
-                    c => pointer.push(c),
-                }
-            }
+            pointer.push_str(&crate::schema::escape_token(&key));
             index_values(text, value, pointer, out);
             pointer.truncate(len);
         }
