@@ -1,5 +1,5 @@
 //! Serving a [`Registry`] over MCP: `tools/list` straight from the registry, `tools/call`
-//! through [`Registry::dispatch`] (so every call is validated against the tool's full schema,
+//! through [`dispatch`](toolpact::dispatch()) (so every call is validated against the tool's full schema,
 //! which rmcp alone does not do), and text resources such as the widget templates that tools
 //! point at with `_meta["openai/outputTemplate"]`.
 //!
@@ -375,7 +375,7 @@ impl ServerHandler for Handler {
             }
         }
         let dispatched = tokio::select! {
-            dispatched = self.0.registry.dispatch(&call, &options) => dispatched,
+            dispatched = toolpact::dispatch(&self.0.registry, &call, &options) => dispatched,
             () = context.ct.cancelled() => {
                 return Err(ErrorData::internal_error("the client cancelled the call", None));
             }

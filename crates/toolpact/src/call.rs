@@ -4,102 +4,10 @@
 //! parse, say) is still a call: it keeps its id and name, so the model gets an error result
 //! it can act on. Nothing becomes `{}` by accident.
 
-use crate::catalog::Format;
-use crate::lower::json_type;
-use crate::target;
-use serde::Serialize;
+pub use crate::exchange::call::{CallError, ToolCall};
+use crate::json::json_type;
+use crate::provider::{self, Format};
 use serde_json::{Map, Value};
-
-/// One tool call, as the model proposed it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolCall {
-    /// The shape it arrived in; results go back in the same provider's shape.
-    pub format: Format,
-    /// The provider's call id (`call_…`, `toolu_…`, Gemini's optional id), echoed in the result.
-    pub id: Option<String>,
-    /// The tool name as the model sent it (possibly a name rewritten at export).
-    pub name: String,
-    /// The arguments, or why they are not a JSON object.
-    pub arguments: Result<Value, String>,
-}
-
-/// Why a value is not a tool call at all.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CallError {
-    /// The text is not JSON.
-    #[error("{line}:{column}: not valid JSON: {message}")]
-    Json {
-        /// Line of the error.
-        line: usize,
-        /// Column of the error.
-        column: usize,
-        /// What the parser found.
-        message: String,
-    },
-    /// Valid JSON, but not a call in any shape toolpact reads.
-    #[error("{pointer}: {message}")]
-    NotACall {
-        /// Where, in the document.
-        pointer: String,
-        /// What is wrong.
-        message: String,
-    },
-}
-
-impl CallError {
-    pub(crate) fn not_a_call(pointer: &str, message: impl Into<String>) -> Self {
-        CallError::NotACall {
-            pointer: pointer.to_owned(),
-            message: message.into(),
-        }
-    }
-}
-
-/// Reads arguments sent as a JSON string (OpenAI): malformed JSON or a non-object is an
-/// error the model can read, never an empty object.
-pub(crate) fn arguments_from_string(text: &str) -> Result<Value, String> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => arguments_from_value(value),
-        Err(e) => Err(format!(
-            "the arguments are not valid JSON ({e}); send the arguments as one JSON object"
-        )),
-    }
-}
-
-/// Arguments must be a JSON object.
-pub(crate) fn arguments_from_value(value: Value) -> Result<Value, String> {
-    if value.is_object() {
-        Ok(value)
-    } else {
-        Err(format!(
-            "the arguments must be a JSON object with one key per parameter, not {} {}",
-            if json_type(&value) == "array" || json_type(&value) == "integer" {
-                "an"
-            } else {
-                "a"
-            },
-            json_type(&value)
-        ))
-    }
-}
-
-pub(crate) fn string_field(
-    obj: &Map<String, Value>,
-    key: &str,
-    pointer: &str,
-) -> Result<String, CallError> {
-    match obj.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(other) => Err(CallError::not_a_call(
-            pointer,
-            format!("`{key}` must be a string, found {}", json_type(other)),
-        )),
-        None => Err(CallError::not_a_call(
-            pointer,
-            format!("the call has no `{key}`"),
-        )),
-    }
-}
 
 /// Reads one call, detecting its shape (or using `format` when given). `pointer` names the
 /// call's place in a larger document for error messages.
@@ -125,11 +33,11 @@ pub fn parse_call(
         }
     };
     match format {
-        Format::OpenAiResponses => target::openai::parse_call_responses(obj, pointer),
-        Format::OpenAiChat => target::openai::parse_call_chat(obj, pointer),
-        Format::Anthropic => target::anthropic::parse_call(obj, pointer),
-        Format::Gemini => target::gemini::parse_call(obj, pointer),
-        Format::Mcp => target::mcp::parse_call(obj, pointer),
+        Format::OpenAiResponses => provider::openai::parse_call_responses(obj, pointer),
+        Format::OpenAiChat => provider::openai::parse_call_chat(obj, pointer),
+        Format::Anthropic => provider::anthropic::parse_call(obj, pointer),
+        Format::Gemini => provider::gemini::parse_call(obj, pointer),
+        Format::Mcp => provider::mcp::parse_call(obj, pointer),
     }
 }
 

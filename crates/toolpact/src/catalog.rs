@@ -7,84 +7,17 @@
 //! request body of each provider (its `tools` are taken). The format is detected per item,
 //! or forced with [`Format`].
 
-use crate::schema::child_pointer;
-use crate::target::{self, ItemError};
+use crate::json::{child_pointer, escape_token, json_type, unescape_token};
+use crate::provider::{self, Format, ImportedTool, ItemError};
 use crate::tool::Tool;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
-use std::str::FromStr;
 
 /// The largest input toolpact reads, in bytes.
 pub const MAX_INPUT_BYTES: usize = 512 * 1024 * 1024;
-
-/// A tool format toolpact reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    /// MCP `Tool` objects.
-    Mcp,
-    /// OpenAI Responses API function tools.
-    #[serde(rename = "openai-responses")]
-    OpenAiResponses,
-    /// OpenAI Chat Completions function tools.
-    #[serde(rename = "openai-chat")]
-    OpenAiChat,
-    /// Anthropic Messages API tools.
-    Anthropic,
-    /// Gemini function declarations (`parameters` or `parametersJsonSchema`).
-    Gemini,
-}
-
-impl Format {
-    /// Every format.
-    pub const ALL: [Format; 5] = [
-        Format::Mcp,
-        Format::OpenAiResponses,
-        Format::OpenAiChat,
-        Format::Anthropic,
-        Format::Gemini,
-    ];
-
-    /// The format's command-line name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Mcp => "mcp",
-            Format::OpenAiResponses => "openai-responses",
-            Format::OpenAiChat => "openai-chat",
-            Format::Anthropic => "anthropic",
-            Format::Gemini => "gemini",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A format name toolpact does not know.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown format {0:?}; expected one of: mcp, openai-responses, openai-chat, anthropic, gemini"
-)]
-pub struct UnknownFormat(pub String);
-
-impl FromStr for Format {
-    type Err = UnknownFormat;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == "gemini-json" {
-            return Ok(Format::Gemini);
-        }
-        Format::ALL
-            .into_iter()
-            .find(|f| f.as_str() == s)
-            .ok_or_else(|| UnknownFormat(s.to_owned()))
-    }
-}
 
 /// Where something was read: file, JSON pointer, and 1-based line and column (in characters).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -480,7 +413,7 @@ fn find_items(
         _ => {
             return Err((
                 Vec::new(),
-                format!("{NOT_TOOLS}; found a JSON {}", crate::lower::json_type(doc)),
+                format!("{NOT_TOOLS}; found a JSON {}", json_type(doc)),
             ));
         }
     };
@@ -495,7 +428,7 @@ fn find_items(
                 path,
                 format!(
                     "expected a tool (a JSON object), found a JSON {}",
-                    crate::lower::json_type(item)
+                    json_type(item)
                 ),
             ));
         };
@@ -617,17 +550,17 @@ fn detect(obj: &Map<String, Value>) -> Option<Format> {
     }
 }
 
-fn import_item(obj: Map<String, Value>, format: Format) -> target::ImportedTool {
+fn import_item(obj: Map<String, Value>, format: Format) -> ImportedTool {
     match format {
         Format::Mcp => import_mcp(obj),
-        Format::OpenAiResponses => target::openai::import(
+        Format::OpenAiResponses => provider::openai::import(
             &obj,
             &["type", "name", "description", "parameters", "output_schema"],
         ),
         Format::OpenAiChat => match obj.get("function") {
             Some(Value::Object(function)) => {
                 let (tool, notes) =
-                    target::openai::import(function, &["name", "description", "parameters"])
+                    provider::openai::import(function, &["name", "description", "parameters"])
                         .map_err(|e| ItemError {
                             pointer: format!("/function{}", e.pointer),
                             message: e.message,
@@ -643,12 +576,12 @@ fn import_item(obj: Map<String, Value>, format: Format) -> target::ImportedTool 
                 message: "an OpenAI Chat tool needs a `function` object".to_owned(),
             }),
         },
-        Format::Anthropic => target::anthropic::import(&obj),
-        Format::Gemini => target::gemini::import(&obj),
+        Format::Anthropic => provider::anthropic::import(&obj),
+        Format::Gemini => provider::gemini::import(&obj),
     }
 }
 
-fn import_mcp(obj: Map<String, Value>) -> target::ImportedTool {
+fn import_mcp(obj: Map<String, Value>) -> ImportedTool {
     let tool: Tool = serde_path_to_error::deserialize(Value::Object(obj)).map_err(|e| {
         let path = e.path().to_string();
         let pointer = if path == "." {
@@ -673,7 +606,7 @@ fn import_mcp(obj: Map<String, Value>) -> target::ImportedTool {
                 pointer: format!("/{key}"),
                 message: format!(
                     "`{key}` must be a JSON Schema object, found a JSON {}",
-                    crate::lower::json_type(schema)
+                    json_type(schema)
                 ),
             });
         }
@@ -800,7 +733,7 @@ pub fn offset_in(text: &str, origin: &Origin, pointer: &str) -> Option<usize> {
         return None;
     };
     for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
+        let token = unescape_token(token);
         let s = raw.get();
         let next = if s.starts_with('[') {
             serde_json::from_str::<Vec<&RawValue>>(s)
@@ -814,7 +747,7 @@ pub fn offset_in(text: &str, origin: &Origin, pointer: &str) -> Option<usize> {
         } else if s.starts_with('{') {
             serde_json::from_str::<HashMap<String, &RawValue>>(s)
                 .ok()
-                .and_then(|map| map.get(&token).copied())
+                .and_then(|map| map.get(token.as_ref()).copied())
         } else {
             None
         };
@@ -904,7 +837,7 @@ fn index_values(
         let members = serde_json::from_str::<HashMap<String, &RawValue>>(json).unwrap_or_default();
         for (key, value) in members {
             pointer.push('/');
-            pointer.push_str(&crate::schema::escape_token(&key));
+            pointer.push_str(&escape_token(&key));
             index_values(text, value, pointer, out);
             pointer.truncate(len);
         }

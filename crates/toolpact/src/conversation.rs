@@ -20,11 +20,10 @@
 //! ]
 //! ```
 
-use crate::call::{ToolCall, arguments_from_string, arguments_from_value};
-use crate::catalog::Format;
-use crate::lower::json_type;
+use crate::exchange::call::{ToolCall, arguments_from_string, arguments_from_value};
+use crate::json::{a_type, child_pointer};
+use crate::provider::Format;
 use crate::result::{Content, ToolResult};
-use crate::schema::child_pointer;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -123,7 +122,7 @@ fn empty_object() -> Value {
 }
 
 impl ProposedCall {
-    /// The call in `format`'s shape, ready for [`crate::Registry::dispatch`]. Arguments that
+    /// The call in `format`'s shape, ready for [`crate::dispatch()`]. Arguments that
     /// are not a JSON object stay an error the model can read, never `{}`.
     pub fn to_call(&self, format: Format) -> ToolCall {
         ToolCall {
@@ -288,17 +287,6 @@ impl From<ToolMessage> for ToolMessageJson {
             meta,
         }
     }
-}
-
-/// A JSON type with its article, for messages: "an array", "a string".
-pub(crate) fn a_type(value: &Value) -> String {
-    let name = json_type(value);
-    let article = if matches!(name, "array" | "integer" | "object") {
-        "an"
-    } else {
-        "a"
-    };
-    format!("{article} {name}")
 }
 
 /// Why a list of messages could not be read. Positions are in the text given; the pointer is
@@ -508,7 +496,7 @@ impl Conversation {
     }
 
     /// The calls of the last assistant message that no tool message answers yet, as
-    /// [`ToolCall`]s in `format`'s shape, ready for [`crate::Registry::dispatch`].
+    /// [`ToolCall`]s in `format`'s shape, ready for [`crate::dispatch()`].
     pub fn pending_calls(&self, format: Format) -> Vec<ToolCall> {
         let Some(last) = self
             .messages

@@ -6,11 +6,12 @@
 //! description. Nothing is lost silently: the original schema still governs validation, so a
 //! constraint moved into text is still enforced when the call comes back.
 
+use crate::json::{child_pointer, json_type};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::name::GEMINI_PARAMETER;
 use crate::schema::{
-    MAX_DEPTH, append_to_description, child_pointer, constraint_phrase, for_each_subschema,
-    is_local_ref, resolve_local_ref,
+    MAX_DEPTH, append_to_description, constraint_phrase, for_each_subschema, is_local_ref,
+    resolve_local_ref,
 };
 use serde_json::{Map, Value, json};
 
@@ -903,17 +904,4 @@ pub(crate) fn find_recursion(root: &Value, base: &str) -> Option<(String, String
         &mut Vec::new(),
         0,
     )
-}
-
-/// The JSON type of a value, in JSON Schema's words (an integral number is an `integer`).
-pub(crate) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }

@@ -9,13 +9,15 @@
 //! as it is (another provider's reasoning items, a call whose arguments were not a JSON
 //! object) is listed in [`Request::losses`].
 
-use crate::call::ToolCall;
-use crate::catalog::Format;
 use crate::conversation::{Conversation, Message, ProposedCall};
+use crate::dispatch::render;
+use crate::exchange::call::ToolCall;
+use crate::exchange::request::{AssistantTurn, CallTurn, Choice, Parts, Turn, Unsupported};
+use crate::export::{ExportError, export};
 use crate::loss::{LossKind, LossReport};
-use crate::registry::Registry;
+use crate::name::NameMap;
+use crate::provider::{ExportOptions, Format, Target, anthropic, gemini, openai};
 use crate::result::ToolResult;
-use crate::target::{ExportError, ExportOptions, NameMap, Target};
 use crate::tool::Tool;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -260,29 +262,6 @@ pub enum ConversationError {
     },
 }
 
-impl Registry {
-    /// Builds a request with every tool of the registry. See [`build_request`].
-    pub fn request(
-        &self,
-        target: Target,
-        conversation: &Conversation,
-        options: &RequestOptions,
-    ) -> Result<Request, RequestError> {
-        build_request(self.tools(), target, conversation, options)
-    }
-}
-
-/// The format of calls and results in a target's requests.
-pub(crate) fn format_of(target: Target) -> Result<Format, RequestError> {
-    match target {
-        Target::OpenAiResponses => Ok(Format::OpenAiResponses),
-        Target::OpenAiChat => Ok(Format::OpenAiChat),
-        Target::Anthropic => Ok(Format::Anthropic),
-        Target::Gemini | Target::GeminiJson => Ok(Format::Gemini),
-        Target::Mcp => Err(RequestError::NotAModelApi(target)),
-    }
-}
-
 /// Builds the request body `target` expects from `tools`, the conversation (its system prompt
 /// and messages) and `options`.
 ///
@@ -294,7 +273,9 @@ pub fn build_request<'t>(
     conversation: &Conversation,
     options: &RequestOptions,
 ) -> Result<Request, RequestError> {
-    let format = format_of(target)?;
+    let format = target
+        .call_format()
+        .ok_or(RequestError::NotAModelApi(target))?;
     let missing = |option, why| RequestError::MissingOption {
         target,
         option,
@@ -322,7 +303,7 @@ pub fn build_request<'t>(
         _ => {}
     }
     let tools: Vec<&Tool> = tools.into_iter().collect();
-    let export = crate::target::export(
+    let export = export(
         tools.iter().copied(),
         target,
         ExportOptions {
@@ -359,10 +340,10 @@ pub fn build_request<'t>(
         reason: reason.reason,
     };
     let body = match target {
-        Target::OpenAiResponses => crate::target::openai::request_responses(parts),
-        Target::OpenAiChat => crate::target::openai::request_chat(parts),
-        Target::Anthropic => crate::target::anthropic::request(parts),
-        Target::Gemini | Target::GeminiJson => crate::target::gemini::request(parts),
+        Target::OpenAiResponses => openai::request_responses(parts),
+        Target::OpenAiChat => openai::request_chat(parts),
+        Target::Anthropic => anthropic::request(parts),
+        Target::Gemini | Target::GeminiJson => gemini::request(parts),
         Target::Mcp => return Err(RequestError::NotAModelApi(target)),
     }
     .map_err(unsupported)?;
@@ -373,49 +354,6 @@ pub fn build_request<'t>(
         names: export.names,
         losses,
     })
-}
-
-/// A setting a provider cannot express, from a provider's request builder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Unsupported {
-    pub setting: String,
-    pub reason: String,
-}
-
-impl Unsupported {
-    pub(crate) fn tool_choice(choice: &Choice, reason: impl Into<String>) -> Self {
-        Unsupported {
-            setting: format!("tool choice {choice}"),
-            reason: reason.into(),
-        }
-    }
-}
-
-/// The tool choice with names as the target sees them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Choice {
-    Auto,
-    None,
-    Required,
-    Tool(String),
-    Allowed { tools: Vec<String>, required: bool },
-}
-
-impl fmt::Display for Choice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Choice::Auto => f.write_str("auto"),
-            Choice::None => f.write_str("none"),
-            Choice::Required => f.write_str("required"),
-            Choice::Tool(name) => write!(f, "tool:{name}"),
-            Choice::Allowed { tools, required } => write!(
-                f,
-                "{}:{}",
-                if *required { "required" } else { "allowed" },
-                tools.join(",")
-            ),
-        }
-    }
 }
 
 fn resolve_choice(
@@ -457,49 +395,6 @@ fn resolve_choice(
             required: *required,
         },
     })
-}
-
-/// Everything a provider's request builder needs, with names already mapped and the
-/// conversation checked.
-pub(crate) struct Parts<'a> {
-    pub model: Option<&'a str>,
-    pub max_tokens: Option<u32>,
-    pub system: Option<&'a str>,
-    /// The exported tools; `None` when no tool is sent.
-    pub tools: Option<Value>,
-    /// `None` when no tool is sent.
-    pub choice: Option<Choice>,
-    /// `None` leaves the provider's default.
-    pub parallel: Option<bool>,
-    pub turns: Vec<Turn<'a>>,
-}
-
-/// One turn of the conversation, ready for a provider.
-pub(crate) enum Turn<'a> {
-    User(&'a str),
-    Assistant(AssistantTurn<'a>),
-    /// The results of one assistant turn's calls, in the order of the calls, already in the
-    /// provider's shape (rendered by [`crate::render`]).
-    Results(Vec<Value>),
-}
-
-pub(crate) struct AssistantTurn<'a> {
-    /// The text, when not empty.
-    pub text: Option<&'a str>,
-    /// The provider's own reasoning items, in order.
-    pub reasoning: Vec<&'a Value>,
-    pub calls: Vec<CallTurn<'a>>,
-}
-
-pub(crate) struct CallTurn<'a> {
-    /// `None` for a made-up id on its way to Gemini.
-    pub id: Option<&'a str>,
-    /// The name the target sees.
-    pub name: String,
-    /// A JSON string for OpenAI, an object for Anthropic and Gemini.
-    pub arguments: Value,
-    /// Gemini's thought signature, only on the way to Gemini.
-    pub signature: Option<&'a str>,
 }
 
 /// The calls of the last assistant message, at `at`, with the results found so far.
@@ -549,7 +444,7 @@ fn turns<'a>(
                 name: exported(&call.name),
                 arguments: Ok(Value::Null),
             };
-            rendered.push(crate::dispatch::render(&call, result));
+            rendered.push(render(&call, result));
         }
         if !rendered.is_empty() {
             turns.push(Turn::Results(rendered));

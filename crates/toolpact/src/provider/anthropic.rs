@@ -2,9 +2,9 @@
 //! subset that `strict: true` accepts (provider-rules §3).
 
 use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
+use crate::json::child_pointer;
 use crate::loss::{LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::schema::child_pointer;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
 
@@ -147,10 +147,10 @@ pub(crate) fn import(item: &Map<String, Value>) -> super::ImportedTool {
 pub(crate) fn parse_call(
     block: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{arguments_from_value, string_field};
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::Anthropic,
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{arguments_from_value, string_field};
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Format::Anthropic,
         id: Some(string_field(block, "id", pointer)?),
         name: string_field(block, "name", pointer)?,
         arguments: match block.get("input") {
@@ -187,10 +187,10 @@ pub(crate) fn render_result(tool_use_id: &str, result: &crate::result::ToolResul
 /// `tool_choice`: `auto`, `any`, `tool` and `none` (provider-rules §3.5). The first three take
 /// `disable_parallel_tool_use`; the Messages API has no allowed subset of tools.
 fn tool_choice(
-    choice: &crate::request::Choice,
+    choice: &crate::exchange::request::Choice,
     parallel: Option<bool>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::{Choice, Unsupported};
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::{Choice, Unsupported};
     let mut value = match choice {
         Choice::Auto => json!({ "type": "auto" }),
         Choice::None => return Ok(json!({ "type": "none" })),
@@ -213,9 +213,9 @@ fn tool_choice(
 /// first, then its text and `tool_use` blocks; all the results of a turn's calls as
 /// `tool_result` blocks of one user turn, before any text the user adds (provider-rules §3.4).
 pub(crate) fn request(
-    parts: crate::request::Parts<'_>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::Turn;
+    parts: crate::exchange::request::Parts<'_>,
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::Turn;
     let tool_choice = parts
         .choice
         .as_ref()
@@ -274,9 +274,9 @@ pub(crate) fn request(
 /// `redacted_thinking`) and `stop_reason`.
 pub(crate) fn read_response(
     body: &Map<String, Value>,
-    reader: &mut crate::response::ReplyReader<'_>,
-) -> Result<crate::response::StopReason, crate::response::ResponseError> {
-    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    reader: &mut crate::exchange::response::ReplyReader<'_>,
+) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
+    use crate::exchange::response::{ResponseError, StopKind, StopReason, array_at};
     let content = array_at(body, "content", "", "an Anthropic Messages response")?;
     for (i, block) in content.iter().enumerate() {
         let at = format!("/content/{i}");

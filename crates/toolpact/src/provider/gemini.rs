@@ -2,9 +2,10 @@
 //! `parametersJsonSchema` in JSON Schema (`gemini-json`), provider-rules §4.
 
 use super::{Share, drop_unplaced, object, require_object_root};
+use crate::json::child_pointer;
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::schema::{MAX_DEPTH, child_pointer};
+use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
 
@@ -262,8 +263,8 @@ fn from_openapi(schema: &Value, depth: usize) -> Value {
 pub(crate) fn parse_call(
     part: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{CallError, arguments_from_value, string_field};
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{CallError, arguments_from_value, string_field};
     let (call, at) = match part
         .get("functionCall")
         .or_else(|| part.get("function_call"))
@@ -277,8 +278,8 @@ pub(crate) fn parse_call(
         }
         None => (part, pointer.to_owned()),
     };
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::Gemini,
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Format::Gemini,
         id: call.get("id").and_then(Value::as_str).map(str::to_owned),
         name: string_field(call, "name", &at)?,
         arguments: match call.get("args") {
@@ -319,10 +320,10 @@ pub(crate) fn render_result(
 /// docstring still says ANY only, while its `FunctionCallingConfigMode.VALIDATED` docstring
 /// says the names restrict it too).
 fn tool_config(
-    choice: &crate::request::Choice,
+    choice: &crate::exchange::request::Choice,
     parallel: Option<bool>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::{Choice, Unsupported};
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::{Choice, Unsupported};
     // With no call at all there is nothing to limit.
     if parallel == Some(false) && *choice != Choice::None {
         return Err(Unsupported {
@@ -349,9 +350,9 @@ fn tool_config(
 /// results of a turn's calls as `functionResponse` parts of one user turn, in the order of the
 /// calls (provider-rules §4.5). The model is in the URL, not the body.
 pub(crate) fn request(
-    parts: crate::request::Parts<'_>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::Turn;
+    parts: crate::exchange::request::Parts<'_>,
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::Turn;
     let tool_config = parts
         .choice
         .as_ref()
@@ -413,9 +414,9 @@ pub(crate) fn request(
 /// refusal (`promptFeedback.blockReason`).
 pub(crate) fn read_response(
     body: &Map<String, Value>,
-    reader: &mut crate::response::ReplyReader<'_>,
-) -> Result<crate::response::StopReason, crate::response::ResponseError> {
-    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    reader: &mut crate::exchange::response::ReplyReader<'_>,
+) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
+    use crate::exchange::response::{ResponseError, StopKind, StopReason, array_at};
     let candidates = match body.get("candidates") {
         None | Some(Value::Null) => {
             let blocked = body

@@ -30,8 +30,8 @@ pub(crate) fn wrap(tools: Vec<Value>) -> Value {
 pub(crate) fn parse_call(
     obj: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{CallError, arguments_from_value, string_field};
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{CallError, arguments_from_value, string_field};
     let (params, at) = if obj.get("method").and_then(Value::as_str) == Some("tools/call") {
         match obj.get("params") {
             Some(Value::Object(p)) => (p, format!("{pointer}/params")),
@@ -52,8 +52,8 @@ pub(crate) fn parse_call(
             Value::String(s) => s.clone(),
             other => other.to_string(),
         });
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::Mcp,
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Format::Mcp,
         id,
         name: string_field(params, "name", &at)?,
         arguments: match params.get("arguments") {

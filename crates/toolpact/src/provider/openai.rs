@@ -2,9 +2,10 @@
 //! subset of JSON Schema that `strict: true` requires (provider-rules §2).
 
 use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
+use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::schema::{MAX_DEPTH, child_pointer, escape_token};
+use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
 
@@ -205,8 +206,8 @@ pub(crate) fn import(item: &Map<String, Value>, fields: &[&str]) -> super::Impor
 pub(crate) fn parse_call_responses(
     item: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{arguments_from_string, arguments_from_value, string_field};
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{arguments_from_string, arguments_from_value, string_field};
     let name = string_field(item, "name", pointer)?;
     let id = string_field(item, "call_id", pointer)?;
     let arguments = match item.get("arguments") {
@@ -214,8 +215,8 @@ pub(crate) fn parse_call_responses(
         Some(other) => arguments_from_value(other.clone()),
         None => Err("the call has no `arguments`".to_owned()),
     };
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::OpenAiResponses,
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Format::OpenAiResponses,
         id: Some(id),
         name,
         arguments,
@@ -226,8 +227,10 @@ pub(crate) fn parse_call_responses(
 pub(crate) fn parse_call_chat(
     item: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{CallError, arguments_from_string, arguments_from_value, string_field};
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{
+        CallError, arguments_from_string, arguments_from_value, string_field,
+    };
     let Some(Value::Object(function)) = item.get("function") else {
         return Err(CallError::not_a_call(
             pointer,
@@ -241,8 +244,8 @@ pub(crate) fn parse_call_chat(
         Some(other) => arguments_from_value(other.clone()),
         None => Err("the call has no `arguments`".to_owned()),
     };
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::OpenAiChat,
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Format::OpenAiChat,
         id: Some(id),
         name,
         arguments,
@@ -293,8 +296,8 @@ pub(crate) fn render_chat(call_id: &str, result: &crate::result::ToolResult) -> 
 
 /// `tool_choice` of a Responses request: `"auto"`, `"none"`, `"required"`, a function, or an
 /// `allowed_tools` set (openai-python `ToolChoiceAllowedParam`, `mode` `auto` or `required`).
-fn tool_choice_responses(choice: &crate::request::Choice) -> Value {
-    use crate::request::Choice;
+fn tool_choice_responses(choice: &crate::exchange::request::Choice) -> Value {
+    use crate::exchange::request::Choice;
     match choice {
         Choice::Auto => json!("auto"),
         Choice::None => json!("none"),
@@ -311,8 +314,8 @@ fn tool_choice_responses(choice: &crate::request::Choice) -> Value {
 /// `tool_choice` of a Chat Completions request. The `allowed_tools` form is in the API since
 /// 2025-08 (openai-python `ChatCompletionAllowedToolChoiceParam`, in
 /// `ChatCompletionToolChoiceOptionParam` of openai 3.57.0).
-fn tool_choice_chat(choice: &crate::request::Choice) -> Value {
-    use crate::request::Choice;
+fn tool_choice_chat(choice: &crate::exchange::request::Choice) -> Value {
+    use crate::exchange::request::Choice;
     match choice {
         Choice::Auto => json!("auto"),
         Choice::None => json!("none"),
@@ -335,9 +338,9 @@ fn tool_choice_chat(choice: &crate::request::Choice) -> Value {
 /// model's calls go back as `function_call` items before their `function_call_output` items,
 /// with the model's own `reasoning` items first (provider-rules §2.6).
 pub(crate) fn request_responses(
-    parts: crate::request::Parts<'_>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::Turn;
+    parts: crate::exchange::request::Parts<'_>,
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::Turn;
     let mut input = Vec::new();
     for turn in parts.turns {
         match turn {
@@ -376,9 +379,9 @@ pub(crate) fn request_responses(
 /// A Chat Completions request body: the system prompt as the first message, the model's calls
 /// in an assistant message's `tool_calls`, one `role: "tool"` message per result.
 pub(crate) fn request_chat(
-    parts: crate::request::Parts<'_>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::Turn;
+    parts: crate::exchange::request::Parts<'_>,
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::Turn;
     let mut messages = Vec::new();
     if let Some(system) = parts.system {
         messages.push(json!({ "role": "system", "content": system }));
@@ -427,9 +430,9 @@ pub(crate) fn request_chat(
 /// `reasoning`), and `status` with `incomplete_details`.
 pub(crate) fn read_responses(
     body: &Map<String, Value>,
-    reader: &mut crate::response::ReplyReader<'_>,
-) -> Result<crate::response::StopReason, crate::response::ResponseError> {
-    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    reader: &mut crate::exchange::response::ReplyReader<'_>,
+) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
+    use crate::exchange::response::{ResponseError, StopKind, StopReason, array_at};
     let output = array_at(body, "output", "", "an OpenAI Responses response")?;
     let mut refused = false;
     for (i, item) in output.iter().enumerate() {
@@ -511,9 +514,9 @@ pub(crate) fn read_responses(
 /// `tool_calls`, so the calls decide.
 pub(crate) fn read_chat(
     body: &Map<String, Value>,
-    reader: &mut crate::response::ReplyReader<'_>,
-) -> Result<crate::response::StopReason, crate::response::ResponseError> {
-    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    reader: &mut crate::exchange::response::ReplyReader<'_>,
+) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
+    use crate::exchange::response::{ResponseError, StopKind, StopReason, array_at};
     let choices = array_at(body, "choices", "", "a Chat Completions response")?;
     let Some(choice) = choices.first() else {
         return Err(ResponseError::shape(

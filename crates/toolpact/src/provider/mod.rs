@@ -1,0 +1,342 @@
+//! Providers: one module per provider, each lowering the neutral [`Tool`] into the
+//! provider's payload and reading the provider's formats back (tools, calls, responses), and
+//! the [`Target`] enum that names them.
+
+pub mod anthropic;
+pub mod gemini;
+pub mod mcp;
+pub mod openai;
+
+use crate::json::{child_pointer, json_type};
+use crate::loss::{LossKind, LossLog, Unrepresentable};
+use crate::name::{self, NameRule};
+use crate::tool::Tool;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+use std::str::FromStr;
+
+/// A provider format toolpact writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Target {
+    /// MCP `tools/list` result: `{"tools": [...]}`.
+    Mcp,
+    /// OpenAI Responses API `tools` array: `{"type": "function", "name", ...}`.
+    #[serde(rename = "openai-responses")]
+    OpenAiResponses,
+    /// OpenAI Chat Completions `tools` array: `{"type": "function", "function": {...}}`.
+    #[serde(rename = "openai-chat")]
+    OpenAiChat,
+    /// Anthropic Messages API `tools` array: `{"name", "description", "input_schema"}`.
+    Anthropic,
+    /// Gemini `tools` with `functionDeclarations` and OpenAPI-subset `parameters`.
+    Gemini,
+    /// Gemini `tools` with `functionDeclarations` and JSON Schema `parametersJsonSchema`.
+    GeminiJson,
+}
+
+impl Target {
+    /// Every target, in the order the documentation lists them.
+    pub const ALL: [Target; 6] = [
+        Target::Mcp,
+        Target::OpenAiResponses,
+        Target::OpenAiChat,
+        Target::Anthropic,
+        Target::Gemini,
+        Target::GeminiJson,
+    ];
+
+    /// The target's command-line name, such as `openai-chat`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::Mcp => "mcp",
+            Target::OpenAiResponses => "openai-responses",
+            Target::OpenAiChat => "openai-chat",
+            Target::Anthropic => "anthropic",
+            Target::Gemini => "gemini",
+            Target::GeminiJson => "gemini-json",
+        }
+    }
+
+    /// Whether the target has a strict mode (`--strict`).
+    pub fn has_strict_mode(self) -> bool {
+        matches!(
+            self,
+            Target::OpenAiResponses | Target::OpenAiChat | Target::Anthropic
+        )
+    }
+
+    /// The provider's name, as messages about its limits say it (`Gemini` for both Gemini
+    /// targets).
+    pub(crate) fn vendor(self) -> &'static str {
+        match self {
+            Target::Mcp => "MCP",
+            Target::OpenAiResponses | Target::OpenAiChat => "OpenAI",
+            Target::Anthropic => "Anthropic",
+            Target::Gemini | Target::GeminiJson => "Gemini",
+        }
+    }
+
+    /// The naming rule tool names must meet for this target.
+    pub fn name_rule(self) -> NameRule {
+        match self {
+            Target::Mcp => name::MCP,
+            Target::OpenAiResponses | Target::OpenAiChat => name::OPENAI,
+            Target::Anthropic => name::ANTHROPIC,
+            Target::Gemini | Target::GeminiJson => name::GEMINI,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A target name that toolpact does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown target {0:?}; expected one of: mcp, openai-responses, openai-chat, anthropic, gemini, gemini-json"
+)]
+pub struct UnknownTarget(pub String);
+
+impl FromStr for Target {
+    type Err = UnknownTarget;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| UnknownTarget(s.to_owned()))
+    }
+}
+
+/// A tool format toolpact reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// MCP `Tool` objects.
+    Mcp,
+    /// OpenAI Responses API function tools.
+    #[serde(rename = "openai-responses")]
+    OpenAiResponses,
+    /// OpenAI Chat Completions function tools.
+    #[serde(rename = "openai-chat")]
+    OpenAiChat,
+    /// Anthropic Messages API tools.
+    Anthropic,
+    /// Gemini function declarations (`parameters` or `parametersJsonSchema`).
+    Gemini,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 5] = [
+        Format::Mcp,
+        Format::OpenAiResponses,
+        Format::OpenAiChat,
+        Format::Anthropic,
+        Format::Gemini,
+    ];
+
+    /// The format's command-line name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Mcp => "mcp",
+            Format::OpenAiResponses => "openai-responses",
+            Format::OpenAiChat => "openai-chat",
+            Format::Anthropic => "anthropic",
+            Format::Gemini => "gemini",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A format name toolpact does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown format {0:?}; expected one of: mcp, openai-responses, openai-chat, anthropic, gemini"
+)]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "gemini-json" {
+            return Ok(Format::Gemini);
+        }
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}
+
+impl Target {
+    /// The format of the calls and results this target's requests carry; `None` for MCP,
+    /// which is not a model API.
+    pub(crate) fn call_format(self) -> Option<Format> {
+        match self {
+            Target::OpenAiResponses => Some(Format::OpenAiResponses),
+            Target::OpenAiChat => Some(Format::OpenAiChat),
+            Target::Anthropic => Some(Format::Anthropic),
+            Target::Gemini | Target::GeminiJson => Some(Format::Gemini),
+            Target::Mcp => None,
+        }
+    }
+}
+
+/// How to export.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Lower to the provider's strict subset and mark each tool strict (OpenAI, Anthropic).
+    pub strict: bool,
+}
+
+/// Whether a lowering may leave out the input schema a target sends as written, and whether
+/// it did.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Share {
+    allowed: bool,
+    used: bool,
+}
+
+impl Share {
+    /// A share that may leave the schema out when `allowed`, not used yet.
+    pub(crate) fn new(allowed: bool) -> Self {
+        Share {
+            allowed,
+            used: false,
+        }
+    }
+
+    /// Whether a lowering left the schema out.
+    pub(crate) fn used(&self) -> bool {
+        self.used
+    }
+
+    /// The input schema as the target sends it, unchanged: a copy, or `null` in its place
+    /// when sharing is allowed.
+    pub(crate) fn schema_as_written(&mut self, tool: &Tool) -> Value {
+        if self.allowed {
+            self.used = true;
+            Value::Null
+        } else {
+            tool.input_schema.clone()
+        }
+    }
+}
+
+/// Every target requires an object at the root of the input schema.
+pub(crate) fn require_object_root(
+    tool: &Tool,
+    target: &str,
+    log: &LossLog<'_>,
+) -> Result<(), Unrepresentable> {
+    match &tool.input_schema {
+        Value::Object(map) => match map.get("type") {
+            Some(Value::String(t)) if t == "object" => Ok(()),
+            Some(other) => Err(log.unrepresentable(
+                "/inputSchema/type",
+                format!("{target} needs an input schema of type \"object\", found {other}"),
+            )),
+            None => Err(log.unrepresentable(
+                "/inputSchema",
+                format!("{target} needs an input schema with `\"type\": \"object\"` at its root"),
+            )),
+        },
+        other => Err(log.unrepresentable(
+            "/inputSchema",
+            format!("{target} needs an input schema that is a JSON object, found {other}"),
+        )),
+    }
+}
+
+/// Reports the tool fields a target has no place for.
+pub(crate) fn drop_unplaced(tool: &Tool, target: &str, keep_output: bool, log: &mut LossLog<'_>) {
+    let mut drop = |pointer: &str, what: &str| {
+        log.push(
+            pointer,
+            LossKind::Dropped,
+            format!("{target} has no place for {what}"),
+        );
+    };
+    if tool.title.is_some() {
+        drop("/title", "a title");
+    }
+    if !keep_output && tool.output_schema.is_some() {
+        drop("/outputSchema", "an output schema");
+    }
+    if tool.annotations.is_some() {
+        drop("/annotations", "annotations");
+    }
+    if tool.icons.is_some() {
+        drop("/icons", "icons");
+    }
+    if tool.meta.is_some() {
+        drop("/_meta", "`_meta`");
+    }
+    for key in tool.extra.keys() {
+        let pointer = child_pointer("", key);
+        log.push(
+            &pointer,
+            LossKind::Dropped,
+            format!("{target} has no place for the field `{key}`"),
+        );
+    }
+}
+
+/// A JSON object builder that skips absent values, for provider payloads.
+pub(crate) fn object(fields: impl IntoIterator<Item = (&'static str, Option<Value>)>) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v)))
+            .collect(),
+    )
+}
+
+/// A tool read from a provider's format, with notes on provider fields that were not kept
+/// (pointer relative to the item, message).
+pub(crate) type ImportedTool = Result<(Tool, Vec<(String, String)>), ItemError>;
+
+/// Why one item of a provider's tool list could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ItemError {
+    /// JSON pointer relative to the item.
+    pub pointer: String,
+    pub message: String,
+}
+
+pub(crate) fn string_field(
+    item: &serde_json::Map<String, Value>,
+    key: &str,
+) -> Result<String, ItemError> {
+    match item.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(ItemError {
+            pointer: child_pointer("", key),
+            message: format!("`{key}` must be a string, found {}", json_type(other)),
+        }),
+        None => Err(ItemError {
+            pointer: String::new(),
+            message: format!("the tool has no `{key}`"),
+        }),
+    }
+}
+
+pub(crate) fn optional_string(
+    item: &serde_json::Map<String, Value>,
+    key: &str,
+) -> Result<Option<String>, ItemError> {
+    match item.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(_) => string_field(item, key).map(Some),
+    }
+}
