@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
-use toolpact::{DispatchOptions, Format, Registry, ToolCall};
+use toolpact::{DispatchOptions, Registry, Target, ToolCall};
 
 /// How many tools (or resources) one `tools/list` (or `resources/list`) page holds unless
 /// [`Server::with_page_size`] says otherwise.
@@ -356,7 +356,7 @@ impl ServerHandler for Handler {
             |v| v.to_string(),
         );
         let call = ToolCall {
-            format: Format::Mcp,
+            format: Target::Mcp,
             id: Some(context.id.to_string()),
             name: request.name.to_string(),
             arguments: Ok(Value::Object(request.arguments.unwrap_or_default())),

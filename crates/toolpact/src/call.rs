@@ -6,14 +6,15 @@
 
 pub use crate::exchange::call::{CallError, ToolCall};
 use crate::json::json_type;
-use crate::provider::{self, Format};
+use crate::provider::Target;
+use crate::provider::table::provider;
 use serde_json::{Map, Value};
 
 /// Reads one call, detecting its shape (or using `format` when given). `pointer` names the
 /// call's place in a larger document for error messages.
 pub fn parse_call(
     value: &Value,
-    format: Option<Format>,
+    format: Option<Target>,
     pointer: &str,
 ) -> Result<ToolCall, CallError> {
     let Some(obj) = value.as_object() else {
@@ -32,32 +33,26 @@ pub fn parse_call(
             ));
         }
     };
-    match format {
-        Format::OpenAiResponses => provider::openai::parse_call_responses(obj, pointer),
-        Format::OpenAiChat => provider::openai::parse_call_chat(obj, pointer),
-        Format::Anthropic => provider::anthropic::parse_call(obj, pointer),
-        Format::Gemini => provider::gemini::parse_call(obj, pointer),
-        Format::Mcp => provider::mcp::parse_call(obj, pointer),
-    }
+    provider(format.input_format()).parse_call(obj, pointer)
 }
 
-fn detect(obj: &Map<String, Value>) -> Option<Format> {
+fn detect(obj: &Map<String, Value>) -> Option<Target> {
     match obj.get("type").and_then(Value::as_str) {
-        Some("function_call") => return Some(Format::OpenAiResponses),
-        Some("tool_use") => return Some(Format::Anthropic),
+        Some("function_call") => return Some(Target::OpenAiResponses),
+        Some("tool_use") => return Some(Target::Anthropic),
         _ => {}
     }
     if obj.get("function").is_some_and(Value::is_object) {
-        Some(Format::OpenAiChat)
+        Some(Target::OpenAiChat)
     } else if obj.contains_key("functionCall")
         || obj.contains_key("function_call")
         || obj.contains_key("args")
     {
-        Some(Format::Gemini)
+        Some(Target::Gemini)
     } else if obj.get("method").and_then(Value::as_str) == Some("tools/call")
         || (obj.contains_key("name") && !obj.contains_key("type"))
     {
-        Some(Format::Mcp)
+        Some(Target::Mcp)
     } else {
         None
     }
@@ -67,7 +62,7 @@ fn detect(obj: &Map<String, Value>) -> Option<Format> {
 /// line), or a message that holds calls (a Chat assistant message with `tool_calls`, an
 /// Anthropic message with `tool_use` blocks, a Gemini content with `functionCall` parts, a
 /// Responses `output` array).
-pub fn parse_calls(text: &str, format: Option<Format>) -> Result<Vec<ToolCall>, CallError> {
+pub fn parse_calls(text: &str, format: Option<Target>) -> Result<Vec<ToolCall>, CallError> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err(CallError::not_a_call(
@@ -113,7 +108,7 @@ fn json_error(e: &serde_json::Error, line_offset: usize) -> CallError {
 
 fn calls_in(
     doc: &Value,
-    format: Option<Format>,
+    format: Option<Target>,
     pointer: &str,
 ) -> Result<Vec<ToolCall>, CallError> {
     let at = |key: &str, i: usize| format!("{pointer}/{key}/{i}");
@@ -128,7 +123,7 @@ fn calls_in(
                 return calls
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| parse_call(c, Some(Format::OpenAiChat), &at("tool_calls", i)))
+                    .map(|(i, c)| parse_call(c, Some(Target::OpenAiChat), &at("tool_calls", i)))
                     .collect();
             }
             if let Some(Value::Array(blocks)) =
@@ -138,7 +133,7 @@ fn calls_in(
                     .iter()
                     .enumerate()
                     .filter(|(_, b)| b.get("type").and_then(Value::as_str) == Some("tool_use"))
-                    .map(|(i, b)| parse_call(b, Some(Format::Anthropic), &at("content", i)))
+                    .map(|(i, b)| parse_call(b, Some(Target::Anthropic), &at("content", i)))
                     .collect();
             }
             if let Some(Value::Array(parts)) = obj.get("parts") {
@@ -148,7 +143,7 @@ fn calls_in(
                     .filter(|(_, p)| {
                         p.get("functionCall").is_some() || p.get("function_call").is_some()
                     })
-                    .map(|(i, p)| parse_call(p, Some(Format::Gemini), &at("parts", i)))
+                    .map(|(i, p)| parse_call(p, Some(Target::Gemini), &at("parts", i)))
                     .collect();
             }
             if let Some(Value::Array(items)) = obj.get("output") {
@@ -159,7 +154,7 @@ fn calls_in(
                         item.get("type").and_then(Value::as_str) == Some("function_call")
                     })
                     .map(|(i, item)| {
-                        parse_call(item, Some(Format::OpenAiResponses), &at("output", i))
+                        parse_call(item, Some(Target::OpenAiResponses), &at("output", i))
                     })
                     .collect();
             }
@@ -182,27 +177,27 @@ mod tests {
         let shapes = [
             (
                 json!({"type": "function_call", "call_id": "call_1", "name": "get_forecast", "arguments": "{\"city\":\"Lisbon\"}"}),
-                Format::OpenAiResponses,
+                Target::OpenAiResponses,
             ),
             (
                 json!({"id": "call_1", "type": "function", "function": {"name": "get_forecast", "arguments": "{\"city\":\"Lisbon\"}"}}),
-                Format::OpenAiChat,
+                Target::OpenAiChat,
             ),
             (
                 json!({"type": "tool_use", "id": "call_1", "name": "get_forecast", "input": {"city": "Lisbon"}}),
-                Format::Anthropic,
+                Target::Anthropic,
             ),
             (
                 json!({"functionCall": {"id": "call_1", "name": "get_forecast", "args": {"city": "Lisbon"}}}),
-                Format::Gemini,
+                Target::Gemini,
             ),
             (
                 json!({"name": "get_forecast", "arguments": {"city": "Lisbon"}}),
-                Format::Mcp,
+                Target::Mcp,
             ),
             (
                 json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_forecast", "arguments": {"city": "Lisbon"}}}),
-                Format::Mcp,
+                Target::Mcp,
             ),
         ];
         for (value, format) in shapes {
@@ -210,7 +205,7 @@ mod tests {
             assert_eq!(call.format, format, "{value}");
             assert_eq!(call.name, "get_forecast");
             assert_eq!(call.arguments, Ok(json!({"city": "Lisbon"})));
-            if format != Format::Mcp {
+            if format != Target::Mcp {
                 assert_eq!(call.id.as_deref(), Some("call_1"));
             }
         }

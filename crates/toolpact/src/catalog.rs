@@ -5,10 +5,11 @@
 //! array of MCP tools, OpenAI Responses or Chat `tools` arrays, Anthropic `tools` arrays,
 //! Gemini `tools` (`functionDeclarations`) or bare declarations, a single tool, and the whole
 //! request body of each provider (its `tools` are taken). The format is detected per item,
-//! or forced with [`Format`].
+//! or forced with a [`Target`] (Gemini JSON is read as Gemini).
 
 use crate::json::{child_pointer, escape_token, json_type, unescape_token};
-use crate::provider::{self, Format, ImportedTool, ItemError};
+use crate::provider::table::provider;
+use crate::provider::{ItemError, Target};
 use crate::tool::Tool;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -49,7 +50,7 @@ pub struct Entry {
     /// Where it was read.
     pub origin: Origin,
     /// The format it was read in.
-    pub format: Format,
+    pub format: Target,
 }
 
 /// Something the import did not keep: a provider-only field, or an item that is not a
@@ -139,7 +140,7 @@ pub struct Catalog {
 /// One item found in a document: its path and the format to read it with.
 struct Found {
     path: Vec<Seg>,
-    format: Format,
+    format: Target,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -170,7 +171,7 @@ impl Catalog {
     pub fn from_slice(
         bytes: &[u8],
         file: &str,
-        format: Option<Format>,
+        format: Option<Target>,
     ) -> Result<Catalog, ImportError> {
         if bytes.len() > MAX_INPUT_BYTES {
             return Err(ImportError::TooLarge {
@@ -200,8 +201,9 @@ impl Catalog {
     pub fn from_str_named(
         text: &str,
         file: &str,
-        format: Option<Format>,
+        format: Option<Target>,
     ) -> Result<Catalog, ImportError> {
+        let format = format.map(Target::input_format);
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim().is_empty() {
             return Err(ImportError::Json {
@@ -236,7 +238,7 @@ impl Catalog {
                 .and_then(Value::as_str)
                 .map(str::to_owned);
             let imported = match value {
-                Some(Value::Object(obj)) => import_item(obj, item.format),
+                Some(Value::Object(obj)) => provider(item.format).import(obj),
                 _ => Err(ItemError {
                     pointer: String::new(),
                     message: "a tool must be a JSON object".to_owned(),
@@ -326,7 +328,7 @@ impl FromIterator<Tool> for Catalog {
                     column: 0,
                     offset: 0,
                 },
-                format: Format::Mcp,
+                format: Target::Mcp,
             })
             .collect();
         Catalog {
@@ -376,7 +378,7 @@ const NOT_TOOLS: &str = "no tools found; toolpact reads an MCP tools/list result
 
 fn find_items(
     doc: &Value,
-    forced: Option<Format>,
+    forced: Option<Target>,
     skipped: &mut Vec<(Vec<Seg>, String)>,
 ) -> Result<Vec<Found>, (Vec<Seg>, String)> {
     let mut found = Vec::new();
@@ -400,7 +402,7 @@ fn find_items(
                 collect_gemini(obj, Vec::new(), &mut found);
                 return Ok(found);
             } else if forced.is_some() || detect(obj).is_some() {
-                let format = forced.or_else(|| detect(obj)).unwrap_or(Format::Mcp);
+                let format = forced.or_else(|| detect(obj)).unwrap_or(Target::Mcp);
                 found.push(Found {
                     path: Vec::new(),
                     format,
@@ -435,7 +437,7 @@ fn find_items(
         if gemini_declarations(obj).is_some() {
             collect_gemini(obj, path, &mut found);
         } else if let Some(format) = forced.or_else(|| detect(obj)) {
-            if (format == Format::OpenAiResponses || format == Format::OpenAiChat)
+            if (format == Target::OpenAiResponses || format == Target::OpenAiChat)
                 && let Some(kind) = obj
                     .get("type")
                     .and_then(Value::as_str)
@@ -514,23 +516,23 @@ fn collect_gemini(obj: &Map<String, Value>, path: Vec<Seg>, found: &mut Vec<Foun
             p.push(Seg::Index(j));
             found.push(Found {
                 path: p,
-                format: Format::Gemini,
+                format: Target::Gemini,
             });
         }
     }
 }
 
 /// Which format one tool object is written in, from the keys only it has.
-fn detect(obj: &Map<String, Value>) -> Option<Format> {
+fn detect(obj: &Map<String, Value>) -> Option<Target> {
     if obj.contains_key("inputSchema") {
-        Some(Format::Mcp)
+        Some(Target::Mcp)
     } else if obj.contains_key("input_schema") {
-        Some(Format::Anthropic)
+        Some(Target::Anthropic)
     } else if obj.get("type").and_then(Value::as_str) == Some("function") {
         if obj.get("function").is_some_and(Value::is_object) {
-            Some(Format::OpenAiChat)
+            Some(Target::OpenAiChat)
         } else {
-            Some(Format::OpenAiResponses)
+            Some(Target::OpenAiResponses)
         }
     } else if obj.contains_key("name")
         && !obj.contains_key("type")
@@ -544,74 +546,10 @@ fn detect(obj: &Map<String, Value>) -> Option<Format> {
         .iter()
         .any(|k| obj.contains_key(*k))
     {
-        Some(Format::Gemini)
+        Some(Target::Gemini)
     } else {
         None
     }
-}
-
-fn import_item(obj: Map<String, Value>, format: Format) -> ImportedTool {
-    match format {
-        Format::Mcp => import_mcp(obj),
-        Format::OpenAiResponses => provider::openai::import(
-            &obj,
-            &["type", "name", "description", "parameters", "output_schema"],
-        ),
-        Format::OpenAiChat => match obj.get("function") {
-            Some(Value::Object(function)) => {
-                let (tool, notes) =
-                    provider::openai::import(function, &["name", "description", "parameters"])
-                        .map_err(|e| ItemError {
-                            pointer: format!("/function{}", e.pointer),
-                            message: e.message,
-                        })?;
-                let notes = notes
-                    .into_iter()
-                    .map(|(p, m)| (format!("/function{p}"), m))
-                    .collect();
-                Ok((tool, notes))
-            }
-            _ => Err(ItemError {
-                pointer: "/function".to_owned(),
-                message: "an OpenAI Chat tool needs a `function` object".to_owned(),
-            }),
-        },
-        Format::Anthropic => provider::anthropic::import(&obj),
-        Format::Gemini => provider::gemini::import(&obj),
-    }
-}
-
-fn import_mcp(obj: Map<String, Value>) -> ImportedTool {
-    let tool: Tool = serde_path_to_error::deserialize(Value::Object(obj)).map_err(|e| {
-        let path = e.path().to_string();
-        let pointer = if path == "." {
-            String::new()
-        } else {
-            path.split('.')
-                .fold(String::new(), |acc, seg| child_pointer(&acc, seg))
-        };
-        ItemError {
-            pointer,
-            message: e.into_inner().to_string(),
-        }
-    })?;
-    for (key, schema) in [
-        ("inputSchema", Some(&tool.input_schema)),
-        ("outputSchema", tool.output_schema.as_ref()),
-    ] {
-        if let Some(schema) = schema
-            && !schema.is_object()
-        {
-            return Err(ItemError {
-                pointer: format!("/{key}"),
-                message: format!(
-                    "`{key}` must be a JSON Schema object, found a JSON {}",
-                    json_type(schema)
-                ),
-            });
-        }
-    }
-    Ok((tool, Vec::new()))
 }
 
 /// The origin of every path, found by re-reading the document as raw JSON along those paths

@@ -7,9 +7,9 @@
 //! [`dispatch_blocking`] drives it on the current thread.
 
 use crate::exchange::call::ToolCall;
-use crate::exchange::response::is_made_up_gemini_id;
 use crate::handler::{CallContext, Cancellation, ToolError};
-use crate::provider::{Format, anthropic, gemini, mcp, openai};
+use crate::provider::table::provider;
+use crate::provider::{Target, mcp};
 use crate::registry::{Registered, Registry};
 use crate::repair::{Repair, repair};
 use crate::result::ToolResult;
@@ -112,7 +112,7 @@ pub struct Dispatched {
 /// [`dispatch_owned`] consumed the call.
 #[derive(Debug, Clone, PartialEq)]
 struct ReplyTo {
-    format: Format,
+    format: Target,
     id: Option<String>,
     name: String,
 }
@@ -164,8 +164,7 @@ impl Dispatched {
 /// Up to this many tools, an unknown tool's error lists them all when no name is close.
 const KNOWN_TOOLS_LISTED: usize = 20;
 
-/// The latest MCP protocol version toolpact renders for.
-pub const LATEST_MCP_VERSION: &str = "2026-07-28";
+pub use crate::provider::mcp::LATEST_MCP_VERSION;
 
 /// A result in the shape of the provider `call` came from: Responses `function_call_output`,
 /// Chat `role: "tool"` message, Anthropic `tool_result` block, Gemini `functionResponse` part,
@@ -174,17 +173,8 @@ pub fn render(call: &ToolCall, result: &ToolResult) -> Value {
     render_to(call.format, call.id.as_deref(), &call.name, result)
 }
 
-fn render_to(format: Format, id: Option<&str>, name: &str, result: &ToolResult) -> Value {
-    let call_id = id.unwrap_or_default();
-    match format {
-        Format::OpenAiResponses => openai::render_responses(call_id, result),
-        Format::OpenAiChat => openai::render_chat(call_id, result),
-        Format::Anthropic => anthropic::render_result(call_id, result),
-        Format::Gemini => {
-            gemini::render_result(id.filter(|id| !is_made_up_gemini_id(id)), name, result)
-        }
-        Format::Mcp => mcp::render_result(result, LATEST_MCP_VERSION),
-    }
+fn render_to(format: Target, id: Option<&str>, name: &str, result: &ToolResult) -> Value {
+    provider(format).render_result(id, name, result)
 }
 
 /// An MCP `CallToolResult` for a given protocol version (`resultType` from 2026-07-28 on).

@@ -5,9 +5,8 @@
 
 use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
 use crate::name::{NameMap, NameRule};
-use crate::provider::{
-    ExportOptions, Share, Target, anthropic, gemini, mcp, openai, require_object_root,
-};
+use crate::provider::table::provider;
+use crate::provider::{ExportOptions, Share, Target, require_object_root};
 use crate::registry::Registry;
 use crate::tool::Tool;
 use serde_json::Value;
@@ -170,16 +169,7 @@ impl Exporter {
         let name = named.name.as_str();
         let options = self.options;
         let mut share = Share::new(share);
-        let item = match self.target {
-            Target::Mcp => mcp::lower(tool, name, &mut log),
-            Target::OpenAiResponses => {
-                openai::lower_responses(tool, name, options, &mut share, &mut log)
-            }
-            Target::OpenAiChat => openai::lower_chat(tool, name, options, &mut share, &mut log),
-            Target::Anthropic => anthropic::lower(tool, name, options, &mut share, &mut log),
-            Target::Gemini => gemini::lower(tool, name, &mut log),
-            Target::GeminiJson => gemini::lower_json(tool, name, &mut share, &mut log),
-        }?;
+        let item = provider(self.target).lower(tool, name, options, &mut share, &mut log)?;
         Ok(Lowered {
             item,
             losses: log.into_losses(),
@@ -250,11 +240,7 @@ impl Exporter {
     /// The export of the lowered `items`, in the order they were named, with the loss
     /// `report` of all the tools.
     pub fn finish(self, items: Vec<Value>, report: LossReport) -> Export {
-        let payload = match self.target {
-            Target::Mcp => mcp::wrap(items),
-            Target::OpenAiResponses | Target::OpenAiChat | Target::Anthropic => Value::Array(items),
-            Target::Gemini | Target::GeminiJson => gemini::wrap(items),
-        };
+        let payload = provider(self.target).wrap(items);
         Export {
             target: self.target,
             payload,

@@ -57,7 +57,7 @@ pub use handler::{CallContext, Cancellation, Handler, ToolError};
 pub use lock::{LockError, LockFile, LockedTool};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
 pub use name::{NameMap, NameProblem, NameRule};
-pub use provider::{ExportOptions, Format, Target};
+pub use provider::{DescriptionCap, ExportOptions, Limits, StrictLimits, Target};
 pub use registry::{Registered, Registry, RegistryError, SchemaProblem};
 pub use repair::Repair;
 pub use request::{

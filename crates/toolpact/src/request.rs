@@ -16,7 +16,8 @@ use crate::exchange::request::{AssistantTurn, CallTurn, Choice, Parts, Turn, Uns
 use crate::export::{ExportError, export};
 use crate::loss::{LossKind, LossReport};
 use crate::name::NameMap;
-use crate::provider::{ExportOptions, Format, Target, anthropic, gemini, openai};
+use crate::provider::table::provider;
+use crate::provider::{ExportOptions, Target};
 use crate::result::ToolResult;
 use crate::tool::Tool;
 use serde::Serialize;
@@ -273,34 +274,23 @@ pub fn build_request<'t>(
     conversation: &Conversation,
     options: &RequestOptions,
 ) -> Result<Request, RequestError> {
-    let format = target
-        .call_format()
+    let api = provider(target)
+        .model_api()
         .ok_or(RequestError::NotAModelApi(target))?;
-    let missing = |option, why| RequestError::MissingOption {
-        target,
-        option,
-        why,
-    };
-    match target {
-        Target::OpenAiChat if options.model.is_none() => {
-            return Err(missing(
-                "model",
-                "Chat Completions requires the model in the body",
-            ));
+    let format = target.input_format();
+    for &(option, why) in api.required_options() {
+        let given = match option {
+            "model" => options.model.is_some(),
+            "max_tokens" => options.max_tokens.is_some(),
+            _ => true,
+        };
+        if !given {
+            return Err(RequestError::MissingOption {
+                target,
+                option,
+                why,
+            });
         }
-        Target::Anthropic if options.model.is_none() => {
-            return Err(missing(
-                "model",
-                "the Messages API requires the model in the body",
-            ));
-        }
-        Target::Anthropic if options.max_tokens.is_none() => {
-            return Err(missing(
-                "max_tokens",
-                "the Messages API requires the most tokens the answer may use",
-            ));
-        }
-        _ => {}
     }
     let tools: Vec<&Tool> = tools.into_iter().collect();
     let export = export(
@@ -339,14 +329,7 @@ pub fn build_request<'t>(
         setting: reason.setting,
         reason: reason.reason,
     };
-    let body = match target {
-        Target::OpenAiResponses => openai::request_responses(parts),
-        Target::OpenAiChat => openai::request_chat(parts),
-        Target::Anthropic => anthropic::request(parts),
-        Target::Gemini | Target::GeminiJson => gemini::request(parts),
-        Target::Mcp => return Err(RequestError::NotAModelApi(target)),
-    }
-    .map_err(unsupported)?;
+    let body = api.build_request(parts).map_err(unsupported)?;
     Ok(Request {
         target,
         body,
@@ -408,7 +391,7 @@ struct Open<'a> {
 /// and right after their assistant message, ids unique, names mapped.
 fn turns<'a>(
     conversation: &'a Conversation,
-    format: Format,
+    format: Target,
     names: &NameMap,
     losses: &mut Vec<ConversationLoss>,
 ) -> Result<Vec<Turn<'a>>, ConversationError> {
@@ -437,7 +420,7 @@ fn turns<'a>(
                     name: call.name.clone(),
                 });
             };
-            let id = (!(call.synthetic_id && format == Format::Gemini)).then(|| call.id.clone());
+            let id = (!(call.synthetic_id && format == Target::Gemini)).then(|| call.id.clone());
             let call = ToolCall {
                 format,
                 id,
@@ -553,12 +536,12 @@ fn turns<'a>(
 
 fn call_turn<'a>(
     call: &'a ProposedCall,
-    format: Format,
+    format: Target,
     pointer: &str,
     name: String,
     losses: &mut Vec<ConversationLoss>,
 ) -> CallTurn<'a> {
-    let to_gemini = format == Format::Gemini;
+    let to_gemini = format == Target::Gemini;
     if call.signature.is_some() && !to_gemini {
         losses.push(ConversationLoss {
             pointer: format!("{pointer}/thoughtSignature"),
@@ -567,7 +550,7 @@ fn call_turn<'a>(
         });
     }
     let arguments = match format {
-        Format::OpenAiResponses | Format::OpenAiChat => Value::String(call.arguments_text()),
+        Target::OpenAiResponses | Target::OpenAiChat => Value::String(call.arguments_text()),
         _ => match call.arguments_object() {
             Some(object) => Value::Object(object),
             None => {

@@ -13,7 +13,8 @@ use crate::exchange::response::ReplyReader;
 pub use crate::exchange::response::{Reply, ResponseError, Skipped, StopKind, StopReason};
 use crate::json::a_type;
 use crate::name::NameMap;
-use crate::provider::{Format, Target, anthropic, gemini, openai};
+use crate::provider::Target;
+use crate::provider::table::provider;
 use serde_json::{Map, Value};
 
 /// Reads a response body of `target` into a [`Reply`]. `names` is the [`crate::Request`]'s
@@ -25,8 +26,8 @@ pub fn read_response(
     names: &NameMap,
     message_index: usize,
 ) -> Result<Reply, ResponseError> {
-    let format = target
-        .call_format()
+    let api = provider(target)
+        .model_api()
         .ok_or(ResponseError::NotAModelApi(target))?;
     let Value::Object(body) = body else {
         return Err(ResponseError::shape(
@@ -35,14 +36,8 @@ pub fn read_response(
         ));
     };
     provider_error(body)?;
-    let mut reader = ReplyReader::new(names, format, message_index);
-    let stop = match format {
-        Format::OpenAiResponses => openai::read_responses(body, &mut reader)?,
-        Format::OpenAiChat => openai::read_chat(body, &mut reader)?,
-        Format::Anthropic => anthropic::read_response(body, &mut reader)?,
-        Format::Gemini => gemini::read_response(body, &mut reader)?,
-        Format::Mcp => return Err(ResponseError::NotAModelApi(target)),
-    };
+    let mut reader = ReplyReader::new(names, target.input_format(), message_index);
+    let stop = api.read_response(body, &mut reader)?;
     Ok(reader.finish(stop))
 }
 

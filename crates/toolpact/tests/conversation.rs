@@ -8,8 +8,8 @@
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use toolpact::{
-    Catalog, Conversation, ConversationError, Format, Registry, RequestError, RequestOptions,
-    StopKind, Target, ToolChoice, build_request, parse_messages, read_response,
+    Catalog, Conversation, ConversationError, Registry, RequestError, RequestOptions, StopKind,
+    Target, ToolChoice, build_request, parse_messages, read_response,
 };
 
 /// The model APIs, in the order the documentation lists them.
@@ -369,7 +369,7 @@ fn names_rewritten_by_export_are_mapped_both_ways() {
     let reply = read_response(Target::OpenAiChat, &response, &request.names, 3).unwrap();
     assert_eq!(reply.calls[0].name, "admin.tools.list");
     assert_eq!(reply.message.tool_calls[0].name, "admin.tools.list");
-    assert_eq!(reply.calls[0].format, Format::OpenAiChat);
+    assert_eq!(reply.calls[0].format, Target::OpenAiChat);
     assert_eq!(
         toolpact::check_call(&registry, &reply.calls[0], &Default::default()).tool,
         Some("admin.tools.list")

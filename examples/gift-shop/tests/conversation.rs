@@ -80,7 +80,7 @@ fn one_turn(registry: &Registry, target: Target, provider: &str, case: &str) -> 
         outcomes.push(outcome_name(&dispatched.outcome));
         conversation.push_result(call.id.clone().unwrap(), dispatched.result);
     }
-    assert!(conversation.pending_calls(toolpact::Format::Mcp).is_empty());
+    assert!(conversation.pending_calls(toolpact::Target::Mcp).is_empty());
     let follow_up = (!reply.calls.is_empty()).then(|| {
         let request =
             toolpact::build_request(registry.tools(), target, &conversation, &options(target))

@@ -2,7 +2,7 @@
 //! is not a call.
 
 use crate::json::json_type;
-use crate::provider::Format;
+use crate::provider::Target;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCall {
     /// The shape it arrived in; results go back in the same provider's shape.
-    pub format: Format,
+    pub format: Target,
     /// The provider's call id (`call_…`, `toolu_…`, Gemini's optional id), echoed in the result.
     pub id: Option<String>,
     /// The tool name as the model sent it (possibly a name rewritten at export).

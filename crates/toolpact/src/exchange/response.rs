@@ -5,7 +5,7 @@ use crate::conversation::{AssistantMessage, ProposedCall, Reasoning};
 use crate::exchange::call::{CallError, ToolCall};
 use crate::json::a_type;
 use crate::name::NameMap;
-use crate::provider::{Format, Target};
+use crate::provider::Target;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -151,7 +151,7 @@ impl ResponseError {
 /// readers in `provider/`.
 pub(crate) struct ReplyReader<'n> {
     names: &'n NameMap,
-    format: Format,
+    format: Target,
     message_index: usize,
     text: Vec<String>,
     calls: Vec<ProposedCall>,
@@ -163,7 +163,7 @@ pub(crate) struct ReplyReader<'n> {
 impl<'n> ReplyReader<'n> {
     /// A reader of one response, whose calls come back under the names in `names`, in
     /// `format`, for the message at `message_index` of the conversation.
-    pub(crate) fn new(names: &'n NameMap, format: Format, message_index: usize) -> Self {
+    pub(crate) fn new(names: &'n NameMap, format: Target, message_index: usize) -> Self {
         ReplyReader {
             names,
             format,

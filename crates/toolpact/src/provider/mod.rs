@@ -3,20 +3,26 @@
 //! the [`Target`] enum that names them.
 
 pub mod anthropic;
+pub(crate) mod descriptor;
+mod facts;
 pub mod gemini;
 pub mod mcp;
 pub mod openai;
+pub(crate) mod table;
+
+pub use facts::{DescriptionCap, Limits, StrictLimits};
 
 use crate::json::{child_pointer, json_type};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
-use crate::name::{self, NameRule};
+use crate::name::NameRule;
 use crate::tool::Tool;
+use facts::Facts;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 use std::str::FromStr;
 
-/// A provider format toolpact writes.
+/// A provider format toolpact writes, and reads: each names one provider's descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Target {
@@ -47,45 +53,64 @@ impl Target {
         Target::GeminiJson,
     ];
 
-    /// The target's command-line name, such as `openai-chat`.
-    pub fn as_str(self) -> &'static str {
+    /// The target's provider, as data: the one place a target chooses its [`Facts`].
+    pub(crate) const fn facts(self) -> &'static Facts {
         match self {
-            Target::Mcp => "mcp",
-            Target::OpenAiResponses => "openai-responses",
-            Target::OpenAiChat => "openai-chat",
-            Target::Anthropic => "anthropic",
-            Target::Gemini => "gemini",
-            Target::GeminiJson => "gemini-json",
+            Target::Mcp => &mcp::facts::FACTS,
+            Target::OpenAiResponses => &openai::facts::RESPONSES,
+            Target::OpenAiChat => &openai::facts::CHAT,
+            Target::Anthropic => &anthropic::facts::FACTS,
+            Target::Gemini => &gemini::facts::PARAMETERS,
+            Target::GeminiJson => &gemini::facts::JSON,
         }
     }
 
+    /// The target's command-line name, such as `openai-chat`.
+    pub const fn as_str(self) -> &'static str {
+        self.facts().name
+    }
+
+    /// The target whose shapes of tools, calls and results this target's input is read in:
+    /// the target itself, except Gemini JSON, whose declarations, calls and results are
+    /// Gemini's.
+    pub const fn input_format(self) -> Target {
+        match self {
+            Target::GeminiJson => Target::Gemini,
+            other => other,
+        }
+    }
+
+    /// The targets tools, calls and results are read in: every [`Target::input_format`].
+    pub fn input_formats() -> impl Iterator<Item = Target> {
+        Target::ALL.into_iter().filter(|t| t.input_format() == *t)
+    }
+
+    /// Whether the target is a model API that requests are built for and responses read
+    /// from (every target but MCP).
+    pub fn is_model_api(self) -> bool {
+        self != Target::Mcp
+    }
+
     /// Whether the target has a strict mode (`--strict`).
-    pub fn has_strict_mode(self) -> bool {
-        matches!(
-            self,
-            Target::OpenAiResponses | Target::OpenAiChat | Target::Anthropic
-        )
+    pub const fn has_strict_mode(self) -> bool {
+        self.facts().limits.strict.is_some()
+    }
+
+    /// The limits the provider puts on a request's tools: description length, tool count,
+    /// strict-mode complexity.
+    pub const fn limits(self) -> Limits {
+        self.facts().limits
     }
 
     /// The provider's name, as messages about its limits say it (`Gemini` for both Gemini
     /// targets).
     pub(crate) fn vendor(self) -> &'static str {
-        match self {
-            Target::Mcp => "MCP",
-            Target::OpenAiResponses | Target::OpenAiChat => "OpenAI",
-            Target::Anthropic => "Anthropic",
-            Target::Gemini | Target::GeminiJson => "Gemini",
-        }
+        self.facts().vendor
     }
 
     /// The naming rule tool names must meet for this target.
     pub fn name_rule(self) -> NameRule {
-        match self {
-            Target::Mcp => name::MCP,
-            Target::OpenAiResponses | Target::OpenAiChat => name::OPENAI,
-            Target::Anthropic => name::ANTHROPIC,
-            Target::Gemini | Target::GeminiJson => name::GEMINI,
-        }
+        self.facts().name_rule
     }
 }
 
@@ -112,83 +137,14 @@ impl FromStr for Target {
     }
 }
 
-/// A tool format toolpact reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    /// MCP `Tool` objects.
-    Mcp,
-    /// OpenAI Responses API function tools.
-    #[serde(rename = "openai-responses")]
-    OpenAiResponses,
-    /// OpenAI Chat Completions function tools.
-    #[serde(rename = "openai-chat")]
-    OpenAiChat,
-    /// Anthropic Messages API tools.
-    Anthropic,
-    /// Gemini function declarations (`parameters` or `parametersJsonSchema`).
-    Gemini,
-}
-
-impl Format {
-    /// Every format.
-    pub const ALL: [Format; 5] = [
-        Format::Mcp,
-        Format::OpenAiResponses,
-        Format::OpenAiChat,
-        Format::Anthropic,
-        Format::Gemini,
-    ];
-
-    /// The format's command-line name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Mcp => "mcp",
-            Format::OpenAiResponses => "openai-responses",
-            Format::OpenAiChat => "openai-chat",
-            Format::Anthropic => "anthropic",
-            Format::Gemini => "gemini",
-        }
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Target::ALL
     }
-}
 
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A format name toolpact does not know.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown format {0:?}; expected one of: mcp, openai-responses, openai-chat, anthropic, gemini"
-)]
-pub struct UnknownFormat(pub String);
-
-impl FromStr for Format {
-    type Err = UnknownFormat;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == "gemini-json" {
-            return Ok(Format::Gemini);
-        }
-        Format::ALL
-            .into_iter()
-            .find(|f| f.as_str() == s)
-            .ok_or_else(|| UnknownFormat(s.to_owned()))
-    }
-}
-
-impl Target {
-    /// The format of the calls and results this target's requests carry; `None` for MCP,
-    /// which is not a model API.
-    pub(crate) fn call_format(self) -> Option<Format> {
-        match self {
-            Target::OpenAiResponses => Some(Format::OpenAiResponses),
-            Target::OpenAiChat => Some(Format::OpenAiChat),
-            Target::Anthropic => Some(Format::Anthropic),
-            Target::Gemini | Target::GeminiJson => Some(Format::Gemini),
-            Target::Mcp => None,
-        }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
     }
 }
 

@@ -1,13 +1,171 @@
 //! OpenAI: Responses API function tools and Chat Completions function tools, with the strict
 //! subset of JSON Schema that `strict: true` requires (provider-rules §2).
 
+pub(crate) mod facts;
+
 use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
 use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
+use crate::provider::descriptor::{ModelApi, Provider};
 use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
+
+/// The OpenAI Responses API provider.
+pub(crate) struct Responses;
+
+/// The OpenAI Chat Completions provider.
+pub(crate) struct Chat;
+
+impl Provider for Responses {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        options: ExportOptions,
+        share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower_responses(tool, name, options, share, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
+        import(
+            &item,
+            &["type", "name", "description", "parameters", "output_schema"],
+        )
+    }
+
+    fn parse_call(
+        &self,
+        call: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+        parse_call_responses(call, pointer)
+    }
+
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        _name: &str,
+        result: &crate::result::ToolResult,
+    ) -> Value {
+        render_responses(id.unwrap_or_default(), result)
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        Some(self)
+    }
+}
+
+impl ModelApi for Responses {
+    fn required_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    fn build_request(
+        &self,
+        parts: crate::exchange::request::Parts<'_>,
+    ) -> Result<Value, crate::exchange::request::Unsupported> {
+        request_responses(parts)
+    }
+
+    fn read_response(
+        &self,
+        body: &Map<String, Value>,
+        reader: &mut crate::exchange::response::ReplyReader<'_>,
+    ) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError>
+    {
+        read_responses(body, reader)
+    }
+}
+
+impl Provider for Chat {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        options: ExportOptions,
+        share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower_chat(tool, name, options, share, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    /// A Chat tool is a Responses tool under `function`.
+    fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
+        match item.get("function") {
+            Some(Value::Object(function)) => {
+                let (tool, notes) = import(function, &["name", "description", "parameters"])
+                    .map_err(|e| super::ItemError {
+                        pointer: format!("/function{}", e.pointer),
+                        message: e.message,
+                    })?;
+                let notes = notes
+                    .into_iter()
+                    .map(|(p, m)| (format!("/function{p}"), m))
+                    .collect();
+                Ok((tool, notes))
+            }
+            _ => Err(super::ItemError {
+                pointer: "/function".to_owned(),
+                message: "an OpenAI Chat tool needs a `function` object".to_owned(),
+            }),
+        }
+    }
+
+    fn parse_call(
+        &self,
+        call: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+        parse_call_chat(call, pointer)
+    }
+
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        _name: &str,
+        result: &crate::result::ToolResult,
+    ) -> Value {
+        render_chat(id.unwrap_or_default(), result)
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        Some(self)
+    }
+}
+
+impl ModelApi for Chat {
+    fn required_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[("model", "Chat Completions requires the model in the body")]
+    }
+
+    fn build_request(
+        &self,
+        parts: crate::exchange::request::Parts<'_>,
+    ) -> Result<Value, crate::exchange::request::Unsupported> {
+        request_chat(parts)
+    }
+
+    fn read_response(
+        &self,
+        body: &Map<String, Value>,
+        reader: &mut crate::exchange::response::ReplyReader<'_>,
+    ) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError>
+    {
+        read_chat(body, reader)
+    }
+}
 
 /// String formats OpenAI structured outputs accept (`uri` is not among them).
 const STRICT_FORMATS: &[&str] = &[
@@ -122,7 +280,7 @@ fn arrays_without_items(schema: &Value, pointer: &mut String, depth: usize, out:
 
 /// A Responses API function tool: `{"type": "function", "name", "description", "parameters",
 /// "strict", "output_schema"}`.
-pub(crate) fn lower_responses(
+fn lower_responses(
     tool: &Tool,
     name: &str,
     options: ExportOptions,
@@ -142,7 +300,7 @@ pub(crate) fn lower_responses(
 }
 
 /// A Chat Completions function tool: `{"type": "function", "function": {...}}`.
-pub(crate) fn lower_chat(
+fn lower_chat(
     tool: &Tool,
     name: &str,
     options: ExportOptions,
@@ -165,7 +323,7 @@ pub(crate) fn lower_chat(
 
 /// Reads a Responses function tool or a Chat function tool (the `function` object is
 /// unwrapped by the caller). Provider-only fields are returned as notes.
-pub(crate) fn import(item: &Map<String, Value>, fields: &[&str]) -> super::ImportedTool {
+fn import(item: &Map<String, Value>, fields: &[&str]) -> super::ImportedTool {
     let mut notes = Vec::new();
     for (key, value) in item {
         if fields.contains(&key.as_str()) {
@@ -203,7 +361,7 @@ pub(crate) fn import(item: &Map<String, Value>, fields: &[&str]) -> super::Impor
 }
 
 /// Reads a Responses `function_call` output item: `arguments` is a JSON string.
-pub(crate) fn parse_call_responses(
+fn parse_call_responses(
     item: &Map<String, Value>,
     pointer: &str,
 ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
@@ -216,7 +374,7 @@ pub(crate) fn parse_call_responses(
         None => Err("the call has no `arguments`".to_owned()),
     };
     Ok(crate::exchange::call::ToolCall {
-        format: crate::provider::Format::OpenAiResponses,
+        format: crate::provider::Target::OpenAiResponses,
         id: Some(id),
         name,
         arguments,
@@ -224,7 +382,7 @@ pub(crate) fn parse_call_responses(
 }
 
 /// Reads a Chat Completions `tool_calls` entry: `function.arguments` is a JSON string.
-pub(crate) fn parse_call_chat(
+fn parse_call_chat(
     item: &Map<String, Value>,
     pointer: &str,
 ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
@@ -245,7 +403,7 @@ pub(crate) fn parse_call_chat(
         None => Err("the call has no `arguments`".to_owned()),
     };
     Ok(crate::exchange::call::ToolCall {
-        format: crate::provider::Format::OpenAiChat,
+        format: crate::provider::Target::OpenAiChat,
         id: Some(id),
         name,
         arguments,
@@ -277,7 +435,7 @@ fn responses_output(result: &crate::result::ToolResult) -> Value {
 }
 
 /// The text a model reads: structured content as JSON when present, else the text blocks.
-pub(crate) fn output_text(result: &crate::result::ToolResult) -> String {
+fn output_text(result: &crate::result::ToolResult) -> String {
     match (&result.structured, result.is_error) {
         (Some(value), false) => value.to_string(),
         _ => result.text_content(),
@@ -285,12 +443,12 @@ pub(crate) fn output_text(result: &crate::result::ToolResult) -> String {
 }
 
 /// `{"type": "function_call_output", "call_id", "output"}`.
-pub(crate) fn render_responses(call_id: &str, result: &crate::result::ToolResult) -> Value {
+fn render_responses(call_id: &str, result: &crate::result::ToolResult) -> Value {
     json!({ "type": "function_call_output", "call_id": call_id, "output": responses_output(result) })
 }
 
 /// `{"role": "tool", "tool_call_id", "content"}`.
-pub(crate) fn render_chat(call_id: &str, result: &crate::result::ToolResult) -> Value {
+fn render_chat(call_id: &str, result: &crate::result::ToolResult) -> Value {
     json!({ "role": "tool", "tool_call_id": call_id, "content": output_text(result) })
 }
 
@@ -337,7 +495,7 @@ fn tool_choice_chat(choice: &crate::exchange::request::Choice) -> Value {
 /// A Responses API request body: `instructions` apart from the `input` items (R26); the
 /// model's calls go back as `function_call` items before their `function_call_output` items,
 /// with the model's own `reasoning` items first (provider-rules §2.6).
-pub(crate) fn request_responses(
+fn request_responses(
     parts: crate::exchange::request::Parts<'_>,
 ) -> Result<Value, crate::exchange::request::Unsupported> {
     use crate::exchange::request::Turn;
@@ -378,7 +536,7 @@ pub(crate) fn request_responses(
 
 /// A Chat Completions request body: the system prompt as the first message, the model's calls
 /// in an assistant message's `tool_calls`, one `role: "tool"` message per result.
-pub(crate) fn request_chat(
+fn request_chat(
     parts: crate::exchange::request::Parts<'_>,
 ) -> Result<Value, crate::exchange::request::Unsupported> {
     use crate::exchange::request::Turn;
@@ -428,7 +586,7 @@ pub(crate) fn request_chat(
 
 /// Reads a Responses API response: `output` items (`message` text, `function_call`,
 /// `reasoning`), and `status` with `incomplete_details`.
-pub(crate) fn read_responses(
+fn read_responses(
     body: &Map<String, Value>,
     reader: &mut crate::exchange::response::ReplyReader<'_>,
 ) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
@@ -512,7 +670,7 @@ pub(crate) fn read_responses(
 /// Reads a Chat Completions response: `choices[0].message` (`content`, `refusal`,
 /// `tool_calls`) and its `finish_reason`. A forced tool choice ends with `stop`, not
 /// `tool_calls`, so the calls decide.
-pub(crate) fn read_chat(
+fn read_chat(
     body: &Map<String, Value>,
     reader: &mut crate::exchange::response::ReplyReader<'_>,
 ) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {

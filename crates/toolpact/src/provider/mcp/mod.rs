@@ -1,16 +1,57 @@
 //! MCP: the `tools/list` result, `{"tools": [...]}`, which carries every field of the contract.
 
-use super::require_object_root;
+pub(crate) mod facts;
+
+use crate::exchange::call::{CallError, ToolCall};
+use crate::json::{child_pointer, json_type};
 use crate::loss::{LossLog, Unrepresentable};
+use crate::provider::descriptor::{ModelApi, Provider};
+use crate::provider::{ExportOptions, ImportedTool, ItemError, Share, require_object_root};
+use crate::result::ToolResult;
 use crate::tool::Tool;
 use serde_json::{Map, Value};
 
+/// The latest MCP protocol version toolpact renders for.
+pub const LATEST_MCP_VERSION: &str = "2026-07-28";
+
+/// The MCP provider.
+pub(crate) struct Mcp;
+
+impl Provider for Mcp {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        _options: ExportOptions,
+        _share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower(tool, name, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        wrap(items)
+    }
+
+    fn import(&self, item: Map<String, Value>) -> ImportedTool {
+        import(item)
+    }
+
+    fn parse_call(&self, call: &Map<String, Value>, pointer: &str) -> Result<ToolCall, CallError> {
+        parse_call(call, pointer)
+    }
+
+    fn render_result(&self, _id: Option<&str>, _name: &str, result: &ToolResult) -> Value {
+        render_result(result, LATEST_MCP_VERSION)
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        None
+    }
+}
+
 /// An MCP tool is the contract itself; only the name may change (when it breaks SEP-986).
-pub(crate) fn lower(
-    tool: &Tool,
-    name: &str,
-    log: &mut LossLog<'_>,
-) -> Result<Value, Unrepresentable> {
+fn lower(tool: &Tool, name: &str, log: &mut LossLog<'_>) -> Result<Value, Unrepresentable> {
     require_object_root(tool, "MCP", log)?;
     let mut value = serde_json::to_value(tool)
         .map_err(|e| log.unrepresentable("", format!("cannot serialize the tool: {e}")))?;
@@ -20,14 +61,14 @@ pub(crate) fn lower(
     Ok(value)
 }
 
-pub(crate) fn wrap(tools: Vec<Value>) -> Value {
+fn wrap(tools: Vec<Value>) -> Value {
     let mut map = Map::new();
     map.insert("tools".to_owned(), Value::Array(tools));
     Value::Object(map)
 }
 
 /// Reads `tools/call` params `{name, arguments?}`, or a whole JSON-RPC request holding them.
-pub(crate) fn parse_call(
+fn parse_call(
     obj: &Map<String, Value>,
     pointer: &str,
 ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
@@ -53,7 +94,7 @@ pub(crate) fn parse_call(
             other => other.to_string(),
         });
     Ok(crate::exchange::call::ToolCall {
-        format: crate::provider::Format::Mcp,
+        format: crate::provider::Target::Mcp,
         id,
         name: string_field(params, "name", &at)?,
         arguments: match params.get("arguments") {
@@ -78,4 +119,38 @@ pub(crate) fn render_result(result: &crate::result::ToolResult, protocol_version
         }
     }
     value
+}
+
+/// Reads an MCP tool: the contract itself, with a pointer to the field that does not fit.
+fn import(obj: Map<String, Value>) -> ImportedTool {
+    let tool: Tool = serde_path_to_error::deserialize(Value::Object(obj)).map_err(|e| {
+        let path = e.path().to_string();
+        let pointer = if path == "." {
+            String::new()
+        } else {
+            path.split('.')
+                .fold(String::new(), |acc, seg| child_pointer(&acc, seg))
+        };
+        ItemError {
+            pointer,
+            message: e.into_inner().to_string(),
+        }
+    })?;
+    for (key, schema) in [
+        ("inputSchema", Some(&tool.input_schema)),
+        ("outputSchema", tool.output_schema.as_ref()),
+    ] {
+        if let Some(schema) = schema
+            && !schema.is_object()
+        {
+            return Err(ItemError {
+                pointer: format!("/{key}"),
+                message: format!(
+                    "`{key}` must be a JSON Schema object, found a JSON {}",
+                    json_type(schema)
+                ),
+            });
+        }
+    }
+    Ok((tool, Vec::new()))
 }
