@@ -5,6 +5,8 @@
 pub mod anthropic;
 pub(crate) mod descriptor;
 mod facts;
+#[cfg(test)]
+mod fake;
 pub mod gemini;
 pub mod mcp;
 pub mod openai;
@@ -40,10 +42,14 @@ pub enum Target {
     Gemini,
     /// Gemini `tools` with `functionDeclarations` and JSON Schema `parametersJsonSchema`.
     GeminiJson,
+    /// The provider of the library's own tests (`provider/fake/`).
+    #[cfg(test)]
+    Fake,
 }
 
 impl Target {
     /// Every target, in the order the documentation lists them.
+    #[cfg(not(test))]
     pub const ALL: [Target; 6] = [
         Target::Mcp,
         Target::OpenAiResponses,
@@ -51,6 +57,18 @@ impl Target {
         Target::Anthropic,
         Target::Gemini,
         Target::GeminiJson,
+    ];
+
+    /// Every target, the test provider last.
+    #[cfg(test)]
+    pub const ALL: [Target; 7] = [
+        Target::Mcp,
+        Target::OpenAiResponses,
+        Target::OpenAiChat,
+        Target::Anthropic,
+        Target::Gemini,
+        Target::GeminiJson,
+        Target::Fake,
     ];
 
     /// The target's provider, as data: the one place a target chooses its [`Facts`].
@@ -62,6 +80,8 @@ impl Target {
             Target::Anthropic => &anthropic::facts::FACTS,
             Target::Gemini => &gemini::facts::PARAMETERS,
             Target::GeminiJson => &gemini::facts::JSON,
+            #[cfg(test)]
+            Target::Fake => &fake::facts::FACTS,
         }
     }
 
