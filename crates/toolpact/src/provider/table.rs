@@ -69,7 +69,10 @@ mod tests {
                 let call = parse_call(&json!({"name": "t", "arguments": {}}), Some(target), "");
                 let call = call.unwrap();
                 assert_eq!(call.format, target, "{target}");
-                assert!(render(&call, &ToolResult::text("the result of the call"))["content"].is_array());
+                assert!(
+                    render(&call, &ToolResult::text("the result of the call"))["content"]
+                        .is_array()
+                );
                 continue;
             }
             let export = export(catalog.tools(), target, ExportOptions::default()).unwrap();
@@ -88,7 +91,10 @@ mod tests {
                     render(call, &ToolResult::text("the result of the call")).is_object(),
                     "{target}"
                 );
-                conversation.push_result(call.id.clone().unwrap(), ToolResult::text("the result of the call"));
+                conversation.push_result(
+                    call.id.clone().unwrap(),
+                    ToolResult::text("the result of the call"),
+                );
             }
             let options = RequestOptions {
                 model: Some("model".to_owned()),
@@ -97,7 +103,10 @@ mod tests {
             };
             let request = build_request(catalog.tools(), target, &conversation, &options).unwrap();
             let body = serde_json::to_string(&request.body).unwrap();
-            assert!(body.contains("the result of the call"), "{target}: the result is not in {body}");
+            assert!(
+                body.contains("the result of the call"),
+                "{target}: the result is not in {body}"
+            );
         }
     }
 }
