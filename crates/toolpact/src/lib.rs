@@ -3,7 +3,7 @@
 //!
 //! - [`Tool`] is the neutral contract (everything an MCP tool carries).
 //! - [`Catalog`] reads tools from any provider's JSON, remembering file, pointer and line.
-//! - [`export`] lowers tools to a [`Target`] and returns the payload, a [`LossReport`] and
+//! - [`export()`] lowers tools to a [`Target`] and returns the payload, a [`LossReport`] and
 //!   the [`NameMap`] of rewritten names.
 //! - [`Registry`] holds each tool once with its compiled schemas; [`TypedTool`] defines a
 //!   tool from a Rust type.

@@ -1,4 +1,4 @@
-//! Whole requests, per provider: the tools (exactly what [`crate::export`] writes for the
+//! Whole requests, per provider: the tools (exactly what [`crate::export()`] writes for the
 //! target), the system prompt, the [`Conversation`] so far and a neutral [`ToolChoice`],
 //! assembled into the body an OpenAI Responses, OpenAI Chat Completions, Anthropic Messages
 //! or Gemini `generateContent` request carries.
@@ -266,7 +266,7 @@ pub enum ConversationError {
 /// Builds the request body `target` expects from `tools`, the conversation (its system prompt
 /// and messages) and `options`.
 ///
-/// The tools are exported with [`crate::export`], as `toolpact convert` writes them; names in
+/// The tools are exported with [`crate::export()`], as `toolpact convert` writes them; names in
 /// the conversation's calls and in the tool choice are mapped to the names the target sees.
 pub fn build_request<'t>(
     tools: impl IntoIterator<Item = &'t Tool>,

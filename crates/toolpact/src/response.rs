@@ -2,7 +2,7 @@
 //! calls it proposed (with their ids, and the tools' own names), its reasoning items and why it
 //! stopped.
 //!
-//! The calls come out as [`ToolCall`]s, read by the same per-provider code as
+//! The calls come out as [`ToolCall`](crate::ToolCall)s, read by the same per-provider code as
 //! [`crate::parse_call`], so a Chat `arguments` string that does not parse stays an error the
 //! model can read, never `{}`. Gemini may send calls without ids: each gets a deterministic id
 //! made from its place in the conversation (`gemini-call-3-0` for the first call of message 3),

@@ -5,7 +5,7 @@
 //! array of MCP tools, OpenAI Responses or Chat `tools` arrays, Anthropic `tools` arrays,
 //! Gemini `tools` (`functionDeclarations`) or bare declarations, a single tool, and the whole
 //! request body of each provider (its `tools` are taken). The format is detected per item,
-//! or forced with a [`Target`] (Gemini JSON is read as Gemini).
+//! or forced with a [`Target`](crate::Target) (Gemini JSON is read as Gemini).
 
 mod detect;
 mod import;
