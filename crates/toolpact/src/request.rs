@@ -405,35 +405,35 @@ fn turns<'a>(
     let mut turns = Vec::new();
     let mut ids: HashMap<&str, String> = HashMap::new();
     let mut open: Option<Open<'a>> = None;
-    let close = |open: &mut Option<Open<'a>>,
-                 turns: &mut Vec<Turn<'a>>|
-     -> Result<(), ConversationError> {
-        let Some(Open { at, calls, results }) = open.take() else {
-            return Ok(());
+    let close =
+        |open: &mut Option<Open<'a>>, turns: &mut Vec<Turn<'a>>| -> Result<(), ConversationError> {
+            let Some(Open { at, calls, results }) = open.take() else {
+                return Ok(());
+            };
+            let mut rendered = Vec::with_capacity(calls.len());
+            for (i, (call, result)) in calls.iter().zip(results).enumerate() {
+                let Some(result) = result else {
+                    return Err(ConversationError::UnansweredCall {
+                        pointer: format!("/{at}/toolCalls/{i}"),
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                    });
+                };
+                let id = (!(call.synthetic_id && format.facts().calls_without_ids))
+                    .then(|| call.id.clone());
+                let call = ToolCall {
+                    format,
+                    id,
+                    name: exported(&call.name),
+                    arguments: Ok(Value::Null),
+                };
+                rendered.push(render(&call, result));
+            }
+            if !rendered.is_empty() {
+                turns.push(Turn::Results(rendered));
+            }
+            Ok(())
         };
-        let mut rendered = Vec::with_capacity(calls.len());
-        for (i, (call, result)) in calls.iter().zip(results).enumerate() {
-            let Some(result) = result else {
-                return Err(ConversationError::UnansweredCall {
-                    pointer: format!("/{at}/toolCalls/{i}"),
-                    id: call.id.clone(),
-                    name: call.name.clone(),
-                });
-            };
-            let id = (!(call.synthetic_id && format == Target::Gemini)).then(|| call.id.clone());
-            let call = ToolCall {
-                format,
-                id,
-                name: exported(&call.name),
-                arguments: Ok(Value::Null),
-            };
-            rendered.push(render(&call, result));
-        }
-        if !rendered.is_empty() {
-            turns.push(Turn::Results(rendered));
-        }
-        Ok(())
-    };
     for (index, message) in conversation.messages.iter().enumerate() {
         let pointer = format!("/{index}");
         if let Message::Tool(tool) = message {
@@ -541,17 +541,18 @@ fn call_turn<'a>(
     name: String,
     losses: &mut Vec<ConversationLoss>,
 ) -> CallTurn<'a> {
-    let to_gemini = format == Target::Gemini;
-    if call.signature.is_some() && !to_gemini {
+    let facts = format.facts();
+    if call.signature.is_some() && !facts.thought_signatures {
         losses.push(ConversationLoss {
             pointer: format!("{pointer}/thoughtSignature"),
             kind: LossKind::Dropped,
             message: format!("only Gemini reads thought signatures; {format} does not get it"),
         });
     }
-    let arguments = match format {
-        Target::OpenAiResponses | Target::OpenAiChat => Value::String(call.arguments_text()),
-        _ => match call.arguments_object() {
+    let arguments = if facts.arguments_as_text {
+        Value::String(call.arguments_text())
+    } else {
+        match call.arguments_object() {
             Some(object) => Value::Object(object),
             None => {
                 losses.push(ConversationLoss {
@@ -563,13 +564,16 @@ fn call_turn<'a>(
                 });
                 Value::Object(Map::new())
             }
-        },
+        }
     };
     CallTurn {
-        id: (!(call.synthetic_id && to_gemini)).then_some(call.id.as_str()),
+        id: (!(call.synthetic_id && facts.calls_without_ids)).then_some(call.id.as_str()),
         name,
         arguments,
-        signature: call.signature.as_deref().filter(|_| to_gemini),
+        signature: call
+            .signature
+            .as_deref()
+            .filter(|_| facts.thought_signatures),
     }
 }
 

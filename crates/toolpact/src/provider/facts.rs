@@ -15,6 +15,13 @@ pub(crate) struct Facts {
     pub name_rule: NameRule,
     /// The limits the provider documents or was seen to enforce.
     pub limits: Limits,
+    /// Whether a call sends its arguments as a JSON string (OpenAI) rather than an object.
+    pub arguments_as_text: bool,
+    /// Whether its calls may come without ids, so that an id toolpact made up for one is
+    /// never sent back to it (Gemini).
+    pub calls_without_ids: bool,
+    /// Whether it reads back the thought signatures of its calls (Gemini).
+    pub thought_signatures: bool,
 }
 
 /// The limits a target puts on a request's tools, as toolpact knows them; `None` where the

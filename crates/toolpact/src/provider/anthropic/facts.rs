@@ -24,4 +24,7 @@ pub(crate) const FACTS: Facts = Facts {
             ..StrictLimits::NONE
         }),
     },
+    arguments_as_text: false,
+    calls_without_ids: false,
+    thought_signatures: false,
 };

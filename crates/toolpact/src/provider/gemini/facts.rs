@@ -17,6 +17,9 @@ pub(crate) const PARAMETERS: Facts = Facts {
     vendor: "Gemini",
     name_rule: name::GEMINI,
     limits: LIMITS,
+    arguments_as_text: false,
+    calls_without_ids: true,
+    thought_signatures: true,
 };
 
 /// Gemini declarations with a JSON Schema `parametersJsonSchema`.
@@ -25,4 +28,7 @@ pub(crate) const JSON: Facts = Facts {
     vendor: "Gemini",
     name_rule: name::GEMINI,
     limits: LIMITS,
+    arguments_as_text: false,
+    calls_without_ids: true,
+    thought_signatures: true,
 };

@@ -17,4 +17,7 @@ pub(crate) const FACTS: Facts = Facts {
         tools: None,
         strict: None,
     },
+    arguments_as_text: false,
+    calls_without_ids: false,
+    thought_signatures: false,
 };

@@ -31,6 +31,9 @@ pub(crate) const RESPONSES: Facts = Facts {
         tools: None,
         strict: Some(STRICT),
     },
+    arguments_as_text: true,
+    calls_without_ids: false,
+    thought_signatures: false,
 };
 
 /// The OpenAI Chat Completions `tools` array.
@@ -44,4 +47,7 @@ pub(crate) const CHAT: Facts = Facts {
         tools: Some(128),
         strict: Some(STRICT),
     },
+    arguments_as_text: true,
+    calls_without_ids: false,
+    thought_signatures: false,
 };
