@@ -1,15 +1,21 @@
-//! Providers: one module per provider, each lowering the neutral [`Tool`] into the
-//! provider's payload and reading the provider's formats back (tools, calls, responses), and
-//! the [`Target`] enum that names them.
+//! Providers: one folder per provider, each lowering the neutral [`Tool`] into the
+//! provider's payload and reading the provider's formats back (tools, calls, results,
+//! requests, responses), and the [`Target`] enum that names them.
+//!
+//! A provider is its `Facts` (names, naming rule, [`Limits`]: data, chosen by
+//! `Target::facts` below) and its `Provider` descriptor (behaviour, chosen by
+//! `table::provider`). The two choices sit in two modules because the enum is below the
+//! providers (their calls and replies name a target) and the table above them (it names each
+//! provider's type); the drivers ask the table and never name a provider.
 
-pub mod anthropic;
+pub(crate) mod anthropic;
 pub(crate) mod descriptor;
 mod facts;
 #[cfg(test)]
 mod fake;
-pub mod gemini;
-pub mod mcp;
-pub mod openai;
+pub(crate) mod gemini;
+pub(crate) mod mcp;
+pub(crate) mod openai;
 pub(crate) mod table;
 
 pub use facts::{DescriptionCap, Limits, StrictLimits};
