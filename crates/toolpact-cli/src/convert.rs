@@ -4,9 +4,10 @@ use crate::Outcome;
 use crate::input::read_catalog;
 use crate::output::write_json;
 use anyhow::Result;
+use clap::builder::TypedValueParser;
 use serde_json::{Value, json};
 use std::io::Write;
-use toolpact::{Catalog, Export, ExportOptions, Format, Origin, Target};
+use toolpact::{Catalog, Export, ExportOptions, Origin, Target};
 
 /// Arguments of `toolpact convert`.
 #[derive(Debug, clap::Args)]
@@ -21,13 +22,13 @@ pub struct Args {
     files: Vec<String>,
     /// The format to write.
     #[arg(long, value_enum, value_name = "TARGET")]
-    to: TargetArg,
+    to: Target,
     /// Lower to the provider's strict subset (openai-responses, openai-chat, anthropic).
     #[arg(long)]
     strict: bool,
     /// Read the files as this format instead of detecting it.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    from: Option<FormatArg>,
+    #[arg(long, value_name = "FORMAT", value_parser = input_format())]
+    from: Option<Target>,
     /// Write the payload here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<String>,
@@ -36,48 +37,10 @@ pub struct Args {
     report: ReportFormat,
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum TargetArg {
-    Mcp,
-    OpenaiResponses,
-    OpenaiChat,
-    Anthropic,
-    Gemini,
-    GeminiJson,
-}
-
-impl From<TargetArg> for Target {
-    fn from(arg: TargetArg) -> Target {
-        match arg {
-            TargetArg::Mcp => Target::Mcp,
-            TargetArg::OpenaiResponses => Target::OpenAiResponses,
-            TargetArg::OpenaiChat => Target::OpenAiChat,
-            TargetArg::Anthropic => Target::Anthropic,
-            TargetArg::Gemini => Target::Gemini,
-            TargetArg::GeminiJson => Target::GeminiJson,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum FormatArg {
-    Mcp,
-    OpenaiResponses,
-    OpenaiChat,
-    Anthropic,
-    Gemini,
-}
-
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Format {
-        match arg {
-            FormatArg::Mcp => Format::Mcp,
-            FormatArg::OpenaiResponses => Format::OpenAiResponses,
-            FormatArg::OpenaiChat => Format::OpenAiChat,
-            FormatArg::Anthropic => Format::Anthropic,
-            FormatArg::Gemini => Format::Gemini,
-        }
-    }
+/// The targets whose tools `--from` reads: one per input format (Gemini JSON is read as Gemini).
+fn input_format() -> impl TypedValueParser<Value = Target> {
+    clap::builder::PossibleValuesParser::new(Target::input_formats().map(Target::as_str))
+        .try_map(|name| name.parse::<Target>())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -87,8 +50,8 @@ enum ReportFormat {
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let target = Target::from(args.to);
-    let catalog = read_catalog(&args.files, args.from.map(Format::from))?;
+    let target = args.to;
+    let catalog = read_catalog(&args.files, args.from)?;
     let export = toolpact::export(
         catalog.tools(),
         target,

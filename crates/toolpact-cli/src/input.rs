@@ -3,10 +3,10 @@
 use anyhow::{Context, Result, bail};
 use std::io::Read;
 use toolpact::catalog::MAX_INPUT_BYTES;
-use toolpact::{Catalog, Format};
+use toolpact::{Catalog, Target};
 
 /// Reads every file (`-` is standard input) into one catalog, in order.
-pub fn read_catalog(files: &[String], format: Option<Format>) -> Result<Catalog> {
+pub fn read_catalog(files: &[String], format: Option<Target>) -> Result<Catalog> {
     let mut catalog = Catalog::new();
     for file in files {
         let bytes = read_bytes(file)?;

@@ -7,6 +7,7 @@ use crate::Outcome;
 use crate::input::{read_bytes, read_catalog};
 use crate::output::write_json;
 use anyhow::{Context, Result, bail};
+use clap::builder::TypedValueParser;
 use std::io::Write;
 use toolpact::{
     Catalog, Conversation, Request, RequestError, RequestOptions, Target, ToolChoice,
@@ -27,8 +28,8 @@ pub struct Args {
     #[arg(required = true, value_name = "CATALOG")]
     catalogs: Vec<String>,
     /// The provider to build the request for.
-    #[arg(long, value_enum, value_name = "TARGET")]
-    to: RequestTarget,
+    #[arg(long, value_name = "TARGET", value_parser = model_api())]
+    to: Target,
     /// A text file with the system prompt (trailing whitespace is dropped).
     #[arg(long, value_name = "FILE")]
     system: Option<String>,
@@ -65,29 +66,18 @@ fn parse_choice(text: &str) -> Result<ToolChoice, String> {
 }
 
 /// The targets a request is built for: every model API (not MCP).
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum RequestTarget {
-    OpenaiResponses,
-    OpenaiChat,
-    Anthropic,
-    Gemini,
-    GeminiJson,
-}
-
-impl From<RequestTarget> for Target {
-    fn from(arg: RequestTarget) -> Target {
-        match arg {
-            RequestTarget::OpenaiResponses => Target::OpenAiResponses,
-            RequestTarget::OpenaiChat => Target::OpenAiChat,
-            RequestTarget::Anthropic => Target::Anthropic,
-            RequestTarget::Gemini => Target::Gemini,
-            RequestTarget::GeminiJson => Target::GeminiJson,
-        }
-    }
+fn model_api() -> impl TypedValueParser<Value = Target> {
+    clap::builder::PossibleValuesParser::new(
+        Target::ALL
+            .into_iter()
+            .filter(|t| t.is_model_api())
+            .map(Target::as_str),
+    )
+    .try_map(|name| name.parse::<Target>())
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let target = Target::from(args.to);
+    let target = args.to;
     let catalog = read_catalog(&args.catalogs, None)?;
     let (conversation, base) = read_conversation(args.system.as_deref(), &args.messages)?;
     let options = RequestOptions {

@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let checked: Vec<(ToolCall, Checked)> = calls
         .into_iter()
         .map(|call| {
-            let checked = registry.check_call(&call, &options);
+            let checked = toolpact::check_call(&registry, &call, &options);
             (call, checked)
         })
         .collect();

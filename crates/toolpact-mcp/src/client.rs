@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
-use toolpact::{Catalog, Format, ImportError, ToolResult};
+use toolpact::{Catalog, ImportError, Target, ToolResult};
 
 /// How long each step may take unless [`ClientOptions::timeout`] says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -171,7 +171,7 @@ impl Fetched {
     /// The tools as a catalog named after the server, pointers `/tools/<i>`, exactly as the
     /// file [`Fetched::to_text`] would read.
     pub fn catalog(&self) -> Result<Catalog, ImportError> {
-        Catalog::from_str_named(&self.to_text(), &self.origin, Some(Format::Mcp))
+        Catalog::from_str_named(&self.to_text(), &self.origin, Some(Target::Mcp))
     }
 }
 

@@ -53,7 +53,7 @@ fn missing_pointers(original: &Value, kept: &Value, pointer: String, out: &mut V
     match (original, kept) {
         (Value::Object(a), Value::Object(b)) => {
             for (key, value) in a {
-                let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+                let at = toolpact::json::child_pointer(&pointer, key);
                 match b.get(key) {
                     Some(other) => missing_pointers(value, other, at, out),
                     None => out.push(at),

@@ -3,7 +3,7 @@
 //!
 //! - [`Server`] turns a registry into an MCP server over stdio ([`Server::serve_stdio`]) or
 //!   Streamable HTTP ([`Server::bind_http`], at [`MCP_PATH`], Origin-checked, optionally
-//!   behind a bearer token). Every `tools/call` goes through [`toolpact::Registry::dispatch`],
+//!   behind a bearer token). Every `tools/call` goes through [`toolpact::dispatch()`],
 //!   so arguments are validated against the tool's full JSON Schema before a handler runs;
 //!   invalid arguments come back as a result with `isError: true` the model can act on, and an
 //!   unknown tool as JSON-RPC error `-32602`.

@@ -1,5 +1,5 @@
 //! Serving a [`Registry`] over MCP: `tools/list` straight from the registry, `tools/call`
-//! through [`Registry::dispatch`] (so every call is validated against the tool's full schema,
+//! through [`dispatch`](toolpact::dispatch()) (so every call is validated against the tool's full schema,
 //! which rmcp alone does not do), and text resources such as the widget templates that tools
 //! point at with `_meta["openai/outputTemplate"]`.
 //!
@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
-use toolpact::{DispatchOptions, Format, Registry, ToolCall};
+use toolpact::{DispatchOptions, Registry, Target, ToolCall};
 
 /// How many tools (or resources) one `tools/list` (or `resources/list`) page holds unless
 /// [`Server::with_page_size`] says otherwise.
@@ -356,7 +356,7 @@ impl ServerHandler for Handler {
             |v| v.to_string(),
         );
         let call = ToolCall {
-            format: Format::Mcp,
+            format: Target::Mcp,
             id: Some(context.id.to_string()),
             name: request.name.to_string(),
             arguments: Ok(Value::Object(request.arguments.unwrap_or_default())),
@@ -375,7 +375,7 @@ impl ServerHandler for Handler {
             }
         }
         let dispatched = tokio::select! {
-            dispatched = self.0.registry.dispatch(&call, &options) => dispatched,
+            dispatched = toolpact::dispatch(&self.0.registry, &call, &options) => dispatched,
             () = context.ct.cancelled() => {
                 return Err(ErrorData::internal_error("the client cancelled the call", None));
             }

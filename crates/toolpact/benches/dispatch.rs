@@ -30,6 +30,7 @@ use toolpact::{
     CallContext, Catalog, Content, DispatchOptions, Outcome, Registry, Tool, ToolError, ToolResult,
     TypedHandler, TypedTool, Unstructured, parse_call,
 };
+use toolpact::{check_call, dispatch_blocking, dispatch_owned};
 
 /// Seed of the generator; change it only together with the figures in `docs/benchmarks.md`.
 const SEED: u64 = 0x7001_9ac7_2025_0002;
@@ -863,7 +864,7 @@ fn dispatch(c: &mut Criterion) {
         assert!(errors >= 3, "{}: {errors} errors", case.label);
         let outcome = |text: &str| {
             let call = parse_call(&serde_json::from_str(text).unwrap(), None, "").unwrap();
-            registry.dispatch_blocking(&call, &options).outcome
+            dispatch_blocking(&registry, &call, &options).outcome
         };
         assert_eq!(outcome(&valid_text), Outcome::Ok);
         assert!(matches!(
@@ -892,7 +893,7 @@ fn dispatch(c: &mut Criterion) {
             b.iter(|| check(validator, schema, black_box(&case.valid)))
         });
         group.bench_function(BenchmarkId::new("valid", "check_call"), |b| {
-            b.iter(|| registry.check_call(black_box(&valid_call), &options))
+            b.iter(|| check_call(&registry, black_box(&valid_call), &options))
         });
         // The least any dispatcher must do from the same text: parse the call, parse its
         // arguments string, validate. The second baseline of `valid/dispatch`.
@@ -915,7 +916,7 @@ fn dispatch(c: &mut Criterion) {
             b.iter(|| {
                 let value: Value = serde_json::from_str(black_box(&valid_text)).unwrap();
                 let call = parse_call(&value, None, "").unwrap();
-                block_on(registry.dispatch_owned(call, &options)).reply()
+                block_on(dispatch_owned(&registry, call, &options)).reply()
             })
         });
         // The borrowing entry point: the handler gets a copy of the arguments.
@@ -923,7 +924,7 @@ fn dispatch(c: &mut Criterion) {
             b.iter(|| {
                 let value: Value = serde_json::from_str(black_box(&valid_text)).unwrap();
                 let call = parse_call(&value, None, "").unwrap();
-                let dispatched = registry.dispatch_blocking(&call, &options);
+                let dispatched = dispatch_blocking(&registry, &call, &options);
                 dispatched.render(&call)
             })
         });
@@ -941,7 +942,7 @@ fn dispatch(c: &mut Criterion) {
             b.iter(|| {
                 let value: Value = serde_json::from_str(black_box(&invalid_text)).unwrap();
                 let call = parse_call(&value, None, "").unwrap();
-                block_on(registry.dispatch_owned(call, &options)).reply()
+                block_on(dispatch_owned(&registry, call, &options)).reply()
             })
         });
 
@@ -959,7 +960,7 @@ fn dispatch(c: &mut Criterion) {
                 b.iter(|| {
                     let value: Value = serde_json::from_str(black_box(&typed_text)).unwrap();
                     let call = parse_call(&value, None, "").unwrap();
-                    block_on(registry.dispatch_owned(call, &options)).reply()
+                    block_on(dispatch_owned(&registry, call, &options)).reply()
                 })
             });
         }

@@ -4,108 +4,17 @@
 //! parse, say) is still a call: it keeps its id and name, so the model gets an error result
 //! it can act on. Nothing becomes `{}` by accident.
 
-use crate::catalog::Format;
-use crate::lower::json_type;
-use crate::target;
-use serde::Serialize;
+pub use crate::exchange::call::{CallError, ToolCall};
+use crate::json::json_type;
+use crate::provider::Target;
+use crate::provider::table::provider;
 use serde_json::{Map, Value};
-
-/// One tool call, as the model proposed it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolCall {
-    /// The shape it arrived in; results go back in the same provider's shape.
-    pub format: Format,
-    /// The provider's call id (`call_…`, `toolu_…`, Gemini's optional id), echoed in the result.
-    pub id: Option<String>,
-    /// The tool name as the model sent it (possibly a name rewritten at export).
-    pub name: String,
-    /// The arguments, or why they are not a JSON object.
-    pub arguments: Result<Value, String>,
-}
-
-/// Why a value is not a tool call at all.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CallError {
-    /// The text is not JSON.
-    #[error("{line}:{column}: not valid JSON: {message}")]
-    Json {
-        /// Line of the error.
-        line: usize,
-        /// Column of the error.
-        column: usize,
-        /// What the parser found.
-        message: String,
-    },
-    /// Valid JSON, but not a call in any shape toolpact reads.
-    #[error("{pointer}: {message}")]
-    NotACall {
-        /// Where, in the document.
-        pointer: String,
-        /// What is wrong.
-        message: String,
-    },
-}
-
-impl CallError {
-    pub(crate) fn not_a_call(pointer: &str, message: impl Into<String>) -> Self {
-        CallError::NotACall {
-            pointer: pointer.to_owned(),
-            message: message.into(),
-        }
-    }
-}
-
-/// Reads arguments sent as a JSON string (OpenAI): malformed JSON or a non-object is an
-/// error the model can read, never an empty object.
-pub(crate) fn arguments_from_string(text: &str) -> Result<Value, String> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => arguments_from_value(value),
-        Err(e) => Err(format!(
-            "the arguments are not valid JSON ({e}); send the arguments as one JSON object"
-        )),
-    }
-}
-
-/// Arguments must be a JSON object.
-pub(crate) fn arguments_from_value(value: Value) -> Result<Value, String> {
-    if value.is_object() {
-        Ok(value)
-    } else {
-        Err(format!(
-            "the arguments must be a JSON object with one key per parameter, not {} {}",
-            if json_type(&value) == "array" || json_type(&value) == "integer" {
-                "an"
-            } else {
-                "a"
-            },
-            json_type(&value)
-        ))
-    }
-}
-
-pub(crate) fn string_field(
-    obj: &Map<String, Value>,
-    key: &str,
-    pointer: &str,
-) -> Result<String, CallError> {
-    match obj.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(other) => Err(CallError::not_a_call(
-            pointer,
-            format!("`{key}` must be a string, found {}", json_type(other)),
-        )),
-        None => Err(CallError::not_a_call(
-            pointer,
-            format!("the call has no `{key}`"),
-        )),
-    }
-}
 
 /// Reads one call, detecting its shape (or using `format` when given). `pointer` names the
 /// call's place in a larger document for error messages.
 pub fn parse_call(
     value: &Value,
-    format: Option<Format>,
+    format: Option<Target>,
     pointer: &str,
 ) -> Result<ToolCall, CallError> {
     let Some(obj) = value.as_object() else {
@@ -124,32 +33,26 @@ pub fn parse_call(
             ));
         }
     };
-    match format {
-        Format::OpenAiResponses => target::openai::parse_call_responses(obj, pointer),
-        Format::OpenAiChat => target::openai::parse_call_chat(obj, pointer),
-        Format::Anthropic => target::anthropic::parse_call(obj, pointer),
-        Format::Gemini => target::gemini::parse_call(obj, pointer),
-        Format::Mcp => target::mcp::parse_call(obj, pointer),
-    }
+    provider(format.input_format()).parse_call(obj, pointer)
 }
 
-fn detect(obj: &Map<String, Value>) -> Option<Format> {
+fn detect(obj: &Map<String, Value>) -> Option<Target> {
     match obj.get("type").and_then(Value::as_str) {
-        Some("function_call") => return Some(Format::OpenAiResponses),
-        Some("tool_use") => return Some(Format::Anthropic),
+        Some("function_call") => return Some(Target::OpenAiResponses),
+        Some("tool_use") => return Some(Target::Anthropic),
         _ => {}
     }
     if obj.get("function").is_some_and(Value::is_object) {
-        Some(Format::OpenAiChat)
+        Some(Target::OpenAiChat)
     } else if obj.contains_key("functionCall")
         || obj.contains_key("function_call")
         || obj.contains_key("args")
     {
-        Some(Format::Gemini)
+        Some(Target::Gemini)
     } else if obj.get("method").and_then(Value::as_str) == Some("tools/call")
         || (obj.contains_key("name") && !obj.contains_key("type"))
     {
-        Some(Format::Mcp)
+        Some(Target::Mcp)
     } else {
         None
     }
@@ -159,7 +62,7 @@ fn detect(obj: &Map<String, Value>) -> Option<Format> {
 /// line), or a message that holds calls (a Chat assistant message with `tool_calls`, an
 /// Anthropic message with `tool_use` blocks, a Gemini content with `functionCall` parts, a
 /// Responses `output` array).
-pub fn parse_calls(text: &str, format: Option<Format>) -> Result<Vec<ToolCall>, CallError> {
+pub fn parse_calls(text: &str, format: Option<Target>) -> Result<Vec<ToolCall>, CallError> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err(CallError::not_a_call(
@@ -205,7 +108,7 @@ fn json_error(e: &serde_json::Error, line_offset: usize) -> CallError {
 
 fn calls_in(
     doc: &Value,
-    format: Option<Format>,
+    format: Option<Target>,
     pointer: &str,
 ) -> Result<Vec<ToolCall>, CallError> {
     let at = |key: &str, i: usize| format!("{pointer}/{key}/{i}");
@@ -220,7 +123,7 @@ fn calls_in(
                 return calls
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| parse_call(c, Some(Format::OpenAiChat), &at("tool_calls", i)))
+                    .map(|(i, c)| parse_call(c, Some(Target::OpenAiChat), &at("tool_calls", i)))
                     .collect();
             }
             if let Some(Value::Array(blocks)) =
@@ -230,7 +133,7 @@ fn calls_in(
                     .iter()
                     .enumerate()
                     .filter(|(_, b)| b.get("type").and_then(Value::as_str) == Some("tool_use"))
-                    .map(|(i, b)| parse_call(b, Some(Format::Anthropic), &at("content", i)))
+                    .map(|(i, b)| parse_call(b, Some(Target::Anthropic), &at("content", i)))
                     .collect();
             }
             if let Some(Value::Array(parts)) = obj.get("parts") {
@@ -240,7 +143,7 @@ fn calls_in(
                     .filter(|(_, p)| {
                         p.get("functionCall").is_some() || p.get("function_call").is_some()
                     })
-                    .map(|(i, p)| parse_call(p, Some(Format::Gemini), &at("parts", i)))
+                    .map(|(i, p)| parse_call(p, Some(Target::Gemini), &at("parts", i)))
                     .collect();
             }
             if let Some(Value::Array(items)) = obj.get("output") {
@@ -251,7 +154,7 @@ fn calls_in(
                         item.get("type").and_then(Value::as_str) == Some("function_call")
                     })
                     .map(|(i, item)| {
-                        parse_call(item, Some(Format::OpenAiResponses), &at("output", i))
+                        parse_call(item, Some(Target::OpenAiResponses), &at("output", i))
                     })
                     .collect();
             }
@@ -274,27 +177,27 @@ mod tests {
         let shapes = [
             (
                 json!({"type": "function_call", "call_id": "call_1", "name": "get_forecast", "arguments": "{\"city\":\"Lisbon\"}"}),
-                Format::OpenAiResponses,
+                Target::OpenAiResponses,
             ),
             (
                 json!({"id": "call_1", "type": "function", "function": {"name": "get_forecast", "arguments": "{\"city\":\"Lisbon\"}"}}),
-                Format::OpenAiChat,
+                Target::OpenAiChat,
             ),
             (
                 json!({"type": "tool_use", "id": "call_1", "name": "get_forecast", "input": {"city": "Lisbon"}}),
-                Format::Anthropic,
+                Target::Anthropic,
             ),
             (
                 json!({"functionCall": {"id": "call_1", "name": "get_forecast", "args": {"city": "Lisbon"}}}),
-                Format::Gemini,
+                Target::Gemini,
             ),
             (
                 json!({"name": "get_forecast", "arguments": {"city": "Lisbon"}}),
-                Format::Mcp,
+                Target::Mcp,
             ),
             (
                 json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_forecast", "arguments": {"city": "Lisbon"}}}),
-                Format::Mcp,
+                Target::Mcp,
             ),
         ];
         for (value, format) in shapes {
@@ -302,7 +205,7 @@ mod tests {
             assert_eq!(call.format, format, "{value}");
             assert_eq!(call.name, "get_forecast");
             assert_eq!(call.arguments, Ok(json!({"city": "Lisbon"})));
-            if format != Format::Mcp {
+            if format != Target::Mcp {
                 assert_eq!(call.id.as_deref(), Some("call_1"));
             }
         }

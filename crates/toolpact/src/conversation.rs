@@ -20,11 +20,10 @@
 //! ]
 //! ```
 
-use crate::call::{ToolCall, arguments_from_string, arguments_from_value};
-use crate::catalog::Format;
-use crate::lower::json_type;
+use crate::exchange::call::{ToolCall, arguments_from_string, arguments_from_value};
+use crate::json::{a_type, child_pointer};
+use crate::provider::Target;
 use crate::result::{Content, ToolResult};
-use crate::schema::child_pointer;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -123,9 +122,9 @@ fn empty_object() -> Value {
 }
 
 impl ProposedCall {
-    /// The call in `format`'s shape, ready for [`crate::Registry::dispatch`]. Arguments that
+    /// The call in `format`'s shape, ready for [`crate::dispatch()`]. Arguments that
     /// are not a JSON object stay an error the model can read, never `{}`.
-    pub fn to_call(&self, format: Format) -> ToolCall {
+    pub fn to_call(&self, format: Target) -> ToolCall {
         ToolCall {
             format,
             id: Some(self.id.clone()),
@@ -167,14 +166,17 @@ impl ProposedCall {
 pub struct Reasoning {
     /// The provider shape it came in.
     #[serde(deserialize_with = "format_from_str")]
-    pub format: Format,
+    pub format: Target,
     /// The item, unchanged.
     pub item: Value,
 }
 
-fn format_from_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Format, D::Error> {
+/// A target's name, read as the target its input is in (`gemini-json` is `gemini`).
+fn format_from_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Target, D::Error> {
     let name = String::deserialize(deserializer)?;
-    name.parse().map_err(serde::de::Error::custom)
+    name.parse::<Target>()
+        .map(Target::input_format)
+        .map_err(serde::de::Error::custom)
 }
 
 /// The result of one tool call, answering the call `tool_call_id`.
@@ -288,17 +290,6 @@ impl From<ToolMessage> for ToolMessageJson {
             meta,
         }
     }
-}
-
-/// A JSON type with its article, for messages: "an array", "a string".
-pub(crate) fn a_type(value: &Value) -> String {
-    let name = json_type(value);
-    let article = if matches!(name, "array" | "integer" | "object") {
-        "an"
-    } else {
-        "a"
-    };
-    format!("{article} {name}")
 }
 
 /// Why a list of messages could not be read. Positions are in the text given; the pointer is
@@ -508,8 +499,8 @@ impl Conversation {
     }
 
     /// The calls of the last assistant message that no tool message answers yet, as
-    /// [`ToolCall`]s in `format`'s shape, ready for [`crate::Registry::dispatch`].
-    pub fn pending_calls(&self, format: Format) -> Vec<ToolCall> {
+    /// [`ToolCall`]s in `format`'s shape, ready for [`crate::dispatch()`].
+    pub fn pending_calls(&self, format: Target) -> Vec<ToolCall> {
         let Some(last) = self
             .messages
             .iter()
@@ -573,7 +564,7 @@ mod tests {
         assert_eq!(a.tool_calls[1].arguments_text(), "{\"a\": ");
         assert!(
             a.tool_calls[1]
-                .to_call(Format::Anthropic)
+                .to_call(Target::Anthropic)
                 .arguments
                 .is_err()
         );
@@ -648,7 +639,7 @@ mod tests {
             reasoning: Vec::new(),
         });
         conversation.push_result("a", ToolResult::text("ok"));
-        let pending = conversation.pending_calls(Format::OpenAiChat);
+        let pending = conversation.pending_calls(Target::OpenAiChat);
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].id.as_deref(), Some("b"));
         assert!(pending[0].arguments.is_err());

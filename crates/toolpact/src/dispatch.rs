@@ -3,146 +3,25 @@
 //! a time limit, cancellation and panic isolation → output validated → a result the model can
 //! read, in the provider's shape.
 //!
-//! No runtime is required: [`Registry::dispatch`] is a future that any executor can drive, and
-//! [`Registry::dispatch_blocking`] drives it on the current thread.
+//! No runtime is required: [`dispatch`] is a future that any executor can drive, and
+//! [`dispatch_blocking`] drives it on the current thread.
 
-use crate::call::ToolCall;
-use crate::catalog::Format;
+use crate::exchange::call::ToolCall;
+use crate::handler::{CallContext, Cancellation, ToolError};
+use crate::provider::table::provider;
+use crate::provider::{Target, mcp};
 use crate::registry::{Registered, Registry};
 use crate::repair::{Repair, repair};
 use crate::result::ToolResult;
-use crate::typed::{ToolOutput, TypedHandler};
 use crate::validate::{ArgumentErrors, DEFAULT_MESSAGE_LIMIT, check};
 use futures::FutureExt;
-use futures::future::{BoxFuture, Either, select};
+use futures::future::{Either, select};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// A flag a handler checks to stop early; set when the call's time limit passes.
-#[derive(Debug, Clone, Default)]
-pub struct Cancellation(Arc<AtomicBool>);
-
-impl Cancellation {
-    /// Whether the call has been cancelled.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    /// Cancels the call.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// What a handler knows besides its arguments.
-#[derive(Clone, Default)]
-pub struct CallContext {
-    /// Set when the call should stop (time limit reached).
-    pub cancellation: Cancellation,
-    /// The provider's call id.
-    pub call_id: Option<String>,
-    /// Data the server attaches to every call, such as the authenticated user. The model never
-    /// provides it (R12).
-    pub data: Option<Arc<dyn Any + Send + Sync>>,
-}
-
-impl CallContext {
-    /// The attached data, if it is a `T`.
-    pub fn data<T: Any + Send + Sync>(&self) -> Option<&T> {
-        self.data.as_deref().and_then(|d| d.downcast_ref::<T>())
-    }
-}
-
-impl std::fmt::Debug for CallContext {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CallContext")
-            .field("cancelled", &self.cancellation.is_cancelled())
-            .field("call_id", &self.call_id)
-            .field("data", &self.data.is_some())
-            .finish()
-    }
-}
-
-/// A failure inside a handler.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ToolError {
-    /// A failure the model should read and can act on (an unknown id, a business rule).
-    #[error("{0}")]
-    ForModel(String),
-    /// Anything else: logged with its details; the model reads a generic message.
-    #[error("{0}")]
-    Internal(String),
-}
-
-impl ToolError {
-    /// A failure the model reads as it is.
-    pub fn for_model(message: impl Into<String>) -> Self {
-        ToolError::ForModel(message.into())
-    }
-
-    /// A failure whose details go to the log only.
-    pub fn internal(message: impl Into<String>) -> Self {
-        ToolError::Internal(message.into())
-    }
-}
-
-/// A tool implementation over JSON arguments.
-pub trait Handler: Send + Sync + 'static {
-    /// Runs the tool with arguments that already passed the tool's schema.
-    fn call(
-        &self,
-        arguments: Value,
-        ctx: CallContext,
-    ) -> BoxFuture<'static, Result<ToolResult, ToolError>>;
-}
-
-impl<F, Fut> Handler for F
-where
-    F: Fn(Value, CallContext) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<ToolResult, ToolError>> + Send + 'static,
-{
-    fn call(
-        &self,
-        arguments: Value,
-        ctx: CallContext,
-    ) -> BoxFuture<'static, Result<ToolResult, ToolError>> {
-        Box::pin(self(arguments, ctx))
-    }
-}
-
-/// Adapts a [`TypedHandler`] to JSON: deserializes the arguments, serializes the output.
-pub(crate) struct Typed<T>(pub(crate) Arc<T>);
-
-impl<T> Handler for Typed<T>
-where
-    T: TypedHandler,
-    T::Input: Send,
-    T::Output: Send,
-{
-    fn call(
-        &self,
-        arguments: Value,
-        ctx: CallContext,
-    ) -> BoxFuture<'static, Result<ToolResult, ToolError>> {
-        let handler = Arc::clone(&self.0);
-        Box::pin(async move {
-            let input: T::Input = serde_json::from_value(arguments).map_err(|e| {
-                ToolError::internal(format!(
-                    "arguments passed the published schema but do not fit the Rust type {}: {e}; \
-                     the schema and the type have drifted apart",
-                    std::any::type_name::<T::Input>()
-                ))
-            })?;
-            let output = handler.call(input, ctx).await?;
-            output.into_result().map_err(ToolError::internal)
-        })
-    }
-}
 
 /// How to dispatch.
 #[derive(Clone)]
@@ -230,10 +109,10 @@ pub struct Dispatched {
 }
 
 /// What a reply needs from the call it answers, kept so that [`Dispatched::reply`] works after
-/// [`Registry::dispatch_owned`] consumed the call.
+/// [`dispatch_owned`] consumed the call.
 #[derive(Debug, Clone, PartialEq)]
 struct ReplyTo {
-    format: Format,
+    format: Target,
     id: Option<String>,
     name: String,
 }
@@ -285,8 +164,7 @@ impl Dispatched {
 /// Up to this many tools, an unknown tool's error lists them all when no name is close.
 const KNOWN_TOOLS_LISTED: usize = 20;
 
-/// The latest MCP protocol version toolpact renders for.
-pub const LATEST_MCP_VERSION: &str = "2026-07-28";
+pub use crate::provider::mcp::LATEST_MCP_VERSION;
 
 /// A result in the shape of the provider `call` came from: Responses `function_call_output`,
 /// Chat `role: "tool"` message, Anthropic `tool_result` block, Gemini `functionResponse` part,
@@ -295,24 +173,13 @@ pub fn render(call: &ToolCall, result: &ToolResult) -> Value {
     render_to(call.format, call.id.as_deref(), &call.name, result)
 }
 
-fn render_to(format: Format, id: Option<&str>, name: &str, result: &ToolResult) -> Value {
-    let call_id = id.unwrap_or_default();
-    match format {
-        Format::OpenAiResponses => crate::target::openai::render_responses(call_id, result),
-        Format::OpenAiChat => crate::target::openai::render_chat(call_id, result),
-        Format::Anthropic => crate::target::anthropic::render_result(call_id, result),
-        Format::Gemini => crate::target::gemini::render_result(
-            id.filter(|id| !crate::response::is_made_up_gemini_id(id)),
-            name,
-            result,
-        ),
-        Format::Mcp => crate::target::mcp::render_result(result, LATEST_MCP_VERSION),
-    }
+fn render_to(format: Target, id: Option<&str>, name: &str, result: &ToolResult) -> Value {
+    provider(format).render_result(id, name, result)
 }
 
 /// An MCP `CallToolResult` for a given protocol version (`resultType` from 2026-07-28 on).
 pub fn render_mcp(result: &ToolResult, protocol_version: &str) -> Value {
-    crate::target::mcp::render_result(result, protocol_version)
+    mcp::render_result(result, protocol_version)
 }
 
 /// What the validation half of dispatch found, without running anything.
@@ -345,264 +212,272 @@ impl PartialEq for Checked<'_> {
     }
 }
 
-impl Registry {
-    /// The tool a call names: its original name, or a name rewritten for a provider.
-    pub fn resolve(&self, name: &str) -> Option<&Registered> {
-        self.get(name).or_else(|| self.get_alias(name))
-    }
-
-    /// Checks a call without running it: known tool, arguments a JSON object, arguments valid
-    /// against the full original schema (after lenient repairs, when asked).
-    pub fn check_call(&self, call: &ToolCall, options: &DispatchOptions) -> Checked<'_> {
-        let Some(registered) = self.resolve(&call.name) else {
-            let suggestions = self.closest_names(&call.name);
-            let hint = if !suggestions.is_empty() {
-                format!(
-                    " Did you mean {}?",
-                    suggestions
-                        .iter()
-                        .map(|s| format!("`{s}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            } else {
-                self.known_tools_hint()
-            };
+/// Checks a call without running it: known tool, arguments a JSON object, arguments valid
+/// against the full original schema (after lenient repairs, when asked).
+pub fn check_call<'r>(
+    registry: &'r Registry,
+    call: &ToolCall,
+    options: &DispatchOptions,
+) -> Checked<'r> {
+    let Some(registered) = registry.resolve(&call.name) else {
+        let suggestions = closest_names(registry, &call.name);
+        let hint = if !suggestions.is_empty() {
+            format!(
+                " Did you mean {}?",
+                suggestions
+                    .iter()
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else {
+            known_tools_hint(registry)
+        };
+        return Checked {
+            registered: None,
+            tool: None,
+            outcome: Outcome::UnknownTool { suggestions },
+            arguments: None,
+            repairs: Vec::new(),
+            message: Some(format!("Unknown tool: {}.{hint}", call.name)),
+        };
+    };
+    let name = registered.tool().name.as_str();
+    let arguments = match &call.arguments {
+        Ok(arguments) => arguments,
+        Err(why) => {
             return Checked {
-                registered: None,
-                tool: None,
-                outcome: Outcome::UnknownTool { suggestions },
+                registered: Some(registered),
+                tool: Some(name),
+                outcome: Outcome::MalformedArguments,
                 arguments: None,
                 repairs: Vec::new(),
-                message: Some(format!("Unknown tool: {}.{hint}", call.name)),
+                message: Some(format!("Cannot call {name}: {why}.")),
             };
-        };
-        let name = registered.tool().name.as_str();
-        let arguments = match &call.arguments {
-            Ok(arguments) => arguments,
-            Err(why) => {
-                return Checked {
-                    registered: Some(registered),
-                    tool: Some(name),
-                    outcome: Outcome::MalformedArguments,
-                    arguments: None,
-                    repairs: Vec::new(),
-                    message: Some(format!("Cannot call {name}: {why}.")),
-                };
-            }
-        };
-        let schema = &registered.tool().input_schema;
-        let validator = registered.input_validator();
-        // The valid path borrows the call's arguments: no copy unless lenient mode repairs.
-        let (repaired, repairs) = if options.lenient && !validator.is_valid(arguments) {
-            let (fixed, repairs) = repair(validator, schema, arguments.clone());
-            (Some(fixed), repairs)
-        } else {
-            (None, Vec::new())
-        };
-        match check(validator, schema, repaired.as_ref().unwrap_or(arguments)) {
-            Ok(()) => Checked {
-                registered: Some(registered),
-                tool: Some(name),
-                outcome: Outcome::Ok,
-                arguments: repaired,
-                repairs,
-                message: None,
-            },
-            Err(errors) => Checked {
-                registered: Some(registered),
-                tool: Some(name),
-                message: Some(errors.message(name, options.message_limit)),
-                outcome: Outcome::InvalidArguments { errors },
-                arguments: None,
-                repairs,
-            },
         }
+    };
+    let schema = &registered.tool().input_schema;
+    let validator = registered.input_validator();
+    // The valid path borrows the call's arguments: no copy unless lenient mode repairs.
+    let (repaired, repairs) = if options.lenient && !validator.is_valid(arguments) {
+        let (fixed, repairs) = repair(validator, schema, arguments.clone());
+        (Some(fixed), repairs)
+    } else {
+        (None, Vec::new())
+    };
+    match check(validator, schema, repaired.as_ref().unwrap_or(arguments)) {
+        Ok(()) => Checked {
+            registered: Some(registered),
+            tool: Some(name),
+            outcome: Outcome::Ok,
+            arguments: repaired,
+            repairs,
+            message: None,
+        },
+        Err(errors) => Checked {
+            registered: Some(registered),
+            tool: Some(name),
+            message: Some(errors.message(name, options.message_limit)),
+            outcome: Outcome::InvalidArguments { errors },
+            arguments: None,
+            repairs,
+        },
     }
+}
 
-    /// Dispatches one call. Never fails: every problem becomes an error result the model can
-    /// read, and the registry keeps serving.
-    ///
-    /// The handler gets its own copy of the arguments; [`Registry::dispatch_owned`] moves them
-    /// instead, which saves a deep copy of large arguments.
-    pub async fn dispatch(&self, call: &ToolCall, options: &DispatchOptions) -> Dispatched {
-        let mut checked = self.check_call(call, options);
-        let reply_to = ReplyTo::of(call);
-        let arguments = checked.arguments.take().or_else(|| {
-            (checked.outcome == Outcome::Ok)
-                .then(|| call.arguments.as_ref().ok().cloned())
-                .flatten()
-        });
-        self.run(checked, arguments, reply_to, options).await
-    }
+/// Dispatches one call. Never fails: every problem becomes an error result the model can
+/// read, and the registry keeps serving.
+///
+/// The handler gets its own copy of the arguments; [`dispatch_owned`] moves them
+/// instead, which saves a deep copy of large arguments.
+pub async fn dispatch(
+    registry: &Registry,
+    call: &ToolCall,
+    options: &DispatchOptions,
+) -> Dispatched {
+    let mut checked = check_call(registry, call, options);
+    let reply_to = ReplyTo::of(call);
+    let arguments = checked.arguments.take().or_else(|| {
+        (checked.outcome == Outcome::Ok)
+            .then(|| call.arguments.as_ref().ok().cloned())
+            .flatten()
+    });
+    run(checked, arguments, reply_to, options).await
+}
 
-    /// [`Registry::dispatch`] for a call the caller no longer needs: the arguments are
-    /// validated in place and then moved into the handler. Answer the call with
-    /// [`Dispatched::reply`].
-    pub async fn dispatch_owned(&self, call: ToolCall, options: &DispatchOptions) -> Dispatched {
-        let mut checked = self.check_call(&call, options);
-        let ToolCall {
-            format,
-            id,
-            name,
-            arguments,
-        } = call;
-        let reply_to = ReplyTo { format, id, name };
-        let arguments = match (checked.arguments.take(), checked.outcome == Outcome::Ok) {
-            (Some(repaired), _) => Some(repaired),
-            (None, true) => arguments.ok(),
-            (None, false) => None,
-        };
-        self.run(checked, arguments, reply_to, options).await
-    }
+/// [`dispatch`] for a call the caller no longer needs: the arguments are
+/// validated in place and then moved into the handler. Answer the call with
+/// [`Dispatched::reply`].
+pub async fn dispatch_owned(
+    registry: &Registry,
+    call: ToolCall,
+    options: &DispatchOptions,
+) -> Dispatched {
+    let mut checked = check_call(registry, &call, options);
+    let ToolCall {
+        format,
+        id,
+        name,
+        arguments,
+    } = call;
+    let reply_to = ReplyTo { format, id, name };
+    let arguments = match (checked.arguments.take(), checked.outcome == Outcome::Ok) {
+        (Some(repaired), _) => Some(repaired),
+        (None, true) => arguments.ok(),
+        (None, false) => None,
+    };
+    run(checked, arguments, reply_to, options).await
+}
 
-    /// Runs the handler of a checked call with its (validated) arguments.
-    async fn run(
-        &self,
-        checked: Checked<'_>,
-        arguments: Option<Value>,
-        reply_to: ReplyTo,
-        options: &DispatchOptions,
-    ) -> Dispatched {
-        let tool = checked.tool;
-        if checked.outcome != Outcome::Ok {
-            let message = checked.message.unwrap_or_default();
-            let mut dispatched =
-                Dispatched::new(reply_to, tool, ToolResult::error(message), checked.outcome);
-            dispatched.repairs = checked.repairs;
-            return dispatched;
-        }
-        let (Some(registered), Some(arguments)) = (checked.registered, arguments) else {
-            return Dispatched::new(
-                reply_to,
-                tool,
-                ToolResult::error("Internal error."),
-                Outcome::NoHandler,
-            );
-        };
-        let name = registered.tool().name.as_str();
-        let Some(handler) = registered.handler() else {
-            tracing::error!(tool = %name, "tool has no handler");
-            return Dispatched::new(
-                reply_to,
-                Some(name),
-                ToolResult::error(format!("{name} is not available right now.")),
-                Outcome::NoHandler,
-            );
-        };
-        let ctx = CallContext {
-            cancellation: Cancellation::default(),
-            call_id: reply_to.id.clone(),
-            data: options.data.clone(),
-        };
-        let cancellation = ctx.cancellation.clone();
-        let mut run = Box::pin(AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind());
-        // Most handlers answer on their first poll: the timer (which wakes a helper thread
-        // when it is created and dropped) is only started for those that do not.
-        let finished = match (&mut run).now_or_never() {
-            Some(done) => Either::Left((done, ())),
-            None => match select(run, futures_timer::Delay::new(options.time_limit)).await {
-                Either::Left((done, _)) => Either::Left((done, ())),
-                Either::Right(((), _)) => Either::Right(((), ())),
-            },
-        };
-        let (mut result, outcome) = match finished {
-            Either::Left((Ok(Ok(result)), _)) => (result, Outcome::Ok),
-            Either::Left((Ok(Err(ToolError::ForModel(message))), _)) => {
-                (ToolResult::error(message), Outcome::HandlerError)
-            }
-            Either::Left((Ok(Err(ToolError::Internal(details))), _)) => {
-                tracing::error!(tool = %name, error = %details, "tool failed");
-                (
-                    ToolResult::error(format!(
-                        "{name} failed with an internal error. Try again later."
-                    )),
-                    Outcome::HandlerError,
-                )
-            }
-            Either::Left((Err(panic), _)) => {
-                let details = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "non-string panic payload".to_owned());
-                tracing::error!(tool = %name, panic = %details, "tool panicked");
-                (
-                    ToolResult::error(format!(
-                        "{name} failed with an internal error. Try again later."
-                    )),
-                    Outcome::Panicked,
-                )
-            }
-            Either::Right(((), _)) => {
-                cancellation.cancel();
-                tracing::warn!(tool = %name, limit = ?options.time_limit, "tool timed out");
-                (
-                    ToolResult::error(format!(
-                        "{name} did not finish within {} and was stopped. Try again, perhaps with a narrower request.",
-                        human_duration(options.time_limit)
-                    )),
-                    Outcome::TimedOut,
-                )
-            }
-        };
-        let mut outcome = outcome;
-        if outcome == Outcome::Ok
-            && !result.is_error
-            && let Some(problem) = output_problem(registered, &result)
-        {
-            tracing::error!(tool = %name, problem = %problem, "tool output breaks its output schema; not sent");
-            result = ToolResult::error(format!(
-                "{name} failed with an internal error. Try again later."
-            ));
-            outcome = Outcome::InvalidOutput;
-        }
-        if !checked.repairs.is_empty() {
-            result
-                .meta
-                .insert("toolpact/repairs".to_owned(), json!(checked.repairs));
-        }
-        let mut dispatched = Dispatched::new(reply_to, Some(name), result, outcome);
+/// Runs the handler of a checked call with its (validated) arguments.
+async fn run(
+    checked: Checked<'_>,
+    arguments: Option<Value>,
+    reply_to: ReplyTo,
+    options: &DispatchOptions,
+) -> Dispatched {
+    let tool = checked.tool;
+    if checked.outcome != Outcome::Ok {
+        let message = checked.message.unwrap_or_default();
+        let mut dispatched =
+            Dispatched::new(reply_to, tool, ToolResult::error(message), checked.outcome);
         dispatched.repairs = checked.repairs;
-        dispatched
+        return dispatched;
     }
-
-    /// [`Registry::dispatch`] on the current thread, for callers without an executor.
-    pub fn dispatch_blocking(&self, call: &ToolCall, options: &DispatchOptions) -> Dispatched {
-        futures::executor::block_on(self.dispatch(call, options))
-    }
-
-    /// Up to three known names closest to `name`.
-    /// When no name is close: the tools there are, so that the model can pick one, or how
-    /// many there are when the list would be too long to help.
-    fn known_tools_hint(&self) -> String {
-        let names: Vec<String> = self.tools().map(|t| format!("`{}`", t.name)).collect();
-        match names.len() {
-            0 => " There are no tools.".to_owned(),
-            n if n <= KNOWN_TOOLS_LISTED => format!(" The tools are {}.", names.join(", ")),
-            n => format!(" None of the {n} tools has a similar name."),
+    let (Some(registered), Some(arguments)) = (checked.registered, arguments) else {
+        return Dispatched::new(
+            reply_to,
+            tool,
+            ToolResult::error("Internal error."),
+            Outcome::NoHandler,
+        );
+    };
+    let name = registered.tool().name.as_str();
+    let Some(handler) = registered.handler() else {
+        tracing::error!(tool = %name, "tool has no handler");
+        return Dispatched::new(
+            reply_to,
+            Some(name),
+            ToolResult::error(format!("{name} is not available right now.")),
+            Outcome::NoHandler,
+        );
+    };
+    let ctx = CallContext {
+        cancellation: Cancellation::default(),
+        call_id: reply_to.id.clone(),
+        data: options.data.clone(),
+    };
+    let cancellation = ctx.cancellation.clone();
+    let mut run = Box::pin(AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind());
+    // Most handlers answer on their first poll: the timer (which wakes a helper thread
+    // when it is created and dropped) is only started for those that do not.
+    let finished = match (&mut run).now_or_never() {
+        Some(done) => Either::Left((done, ())),
+        None => match select(run, futures_timer::Delay::new(options.time_limit)).await {
+            Either::Left((done, _)) => Either::Left((done, ())),
+            Either::Right(((), _)) => Either::Right(((), ())),
+        },
+    };
+    let (mut result, outcome) = match finished {
+        Either::Left((Ok(Ok(result)), _)) => (result, Outcome::Ok),
+        Either::Left((Ok(Err(ToolError::ForModel(message))), _)) => {
+            (ToolResult::error(message), Outcome::HandlerError)
         }
+        Either::Left((Ok(Err(ToolError::Internal(details))), _)) => {
+            tracing::error!(tool = %name, error = %details, "tool failed");
+            (
+                ToolResult::error(format!(
+                    "{name} failed with an internal error. Try again later."
+                )),
+                Outcome::HandlerError,
+            )
+        }
+        Either::Left((Err(panic), _)) => {
+            let details = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".to_owned());
+            tracing::error!(tool = %name, panic = %details, "tool panicked");
+            (
+                ToolResult::error(format!(
+                    "{name} failed with an internal error. Try again later."
+                )),
+                Outcome::Panicked,
+            )
+        }
+        Either::Right(((), _)) => {
+            cancellation.cancel();
+            tracing::warn!(tool = %name, limit = ?options.time_limit, "tool timed out");
+            (
+                ToolResult::error(format!(
+                    "{name} did not finish within {} and was stopped. Try again, perhaps with a narrower request.",
+                    human_duration(options.time_limit)
+                )),
+                Outcome::TimedOut,
+            )
+        }
+    };
+    let mut outcome = outcome;
+    if outcome == Outcome::Ok
+        && !result.is_error
+        && let Some(problem) = output_problem(registered, &result)
+    {
+        tracing::error!(tool = %name, problem = %problem, "tool output breaks its output schema; not sent");
+        result = ToolResult::error(format!(
+            "{name} failed with an internal error. Try again later."
+        ));
+        outcome = Outcome::InvalidOutput;
     }
+    if !checked.repairs.is_empty() {
+        result
+            .meta
+            .insert("toolpact/repairs".to_owned(), json!(checked.repairs));
+    }
+    let mut dispatched = Dispatched::new(reply_to, Some(name), result, outcome);
+    dispatched.repairs = checked.repairs;
+    dispatched
+}
 
-    fn closest_names(&self, name: &str) -> Vec<String> {
-        let wanted = name.to_ascii_lowercase();
-        let mut scored: Vec<(f64, &str)> = self
-            .tools()
-            .map(|t| {
-                (
-                    strsim::normalized_levenshtein(&wanted, &t.name.to_ascii_lowercase()),
-                    t.name.as_str(),
-                )
-            })
-            .filter(|(score, _)| *score >= 0.4)
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        scored
-            .into_iter()
-            .take(3)
-            .map(|(_, n)| n.to_owned())
-            .collect()
+/// [`dispatch`] on the current thread, for callers without an executor.
+pub fn dispatch_blocking(
+    registry: &Registry,
+    call: &ToolCall,
+    options: &DispatchOptions,
+) -> Dispatched {
+    futures::executor::block_on(dispatch(registry, call, options))
+}
+
+/// When no name is close: the tools there are, so that the model can pick one, or how
+/// many there are when the list would be too long to help.
+fn known_tools_hint(registry: &Registry) -> String {
+    let names: Vec<String> = registry.tools().map(|t| format!("`{}`", t.name)).collect();
+    match names.len() {
+        0 => " There are no tools.".to_owned(),
+        n if n <= KNOWN_TOOLS_LISTED => format!(" The tools are {}.", names.join(", ")),
+        n => format!(" None of the {n} tools has a similar name."),
     }
+}
+
+/// Up to three known names closest to `name`.
+fn closest_names(registry: &Registry, name: &str) -> Vec<String> {
+    let wanted = name.to_ascii_lowercase();
+    let mut scored: Vec<(f64, &str)> = registry
+        .tools()
+        .map(|t| {
+            (
+                strsim::normalized_levenshtein(&wanted, &t.name.to_ascii_lowercase()),
+                t.name.as_str(),
+            )
+        })
+        .filter(|(score, _)| *score >= 0.4)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, n)| n.to_owned())
+        .collect()
 }
 
 /// Why a successful result may not be sent: a tool with an output schema must return

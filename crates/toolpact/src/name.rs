@@ -3,6 +3,9 @@
 //! Each rule is a small function over the name's characters and length, with the source of
 //! the rule in its documentation. A rule never panics and never allocates on success.
 
+use foldhash::HashMap;
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// What is wrong with a name for a given target.
@@ -225,6 +228,86 @@ fn fnv1a(s: &str) -> u32 {
         hash = hash.wrapping_mul(0x0100_0193);
     }
     hash
+}
+
+/// The names a target saw, mapped to the tools' original names.
+///
+/// A call that comes back from the provider carries the exported name; [`NameMap::original`]
+/// gives the name of the tool to dispatch to.
+///
+/// Hash maps both ways, because a provider call is looked up on every dispatch, a catalog of
+/// 100,000 tools is looked up once per tool, and a request names tools by their original
+/// names; foldhash, as the registry uses, for the same reason (short keys, seeded per
+/// process). Everything that lists the names sorts them, so output stays deterministic.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NameMap {
+    exported_to_original: HashMap<String, String>,
+    original_to_exported: HashMap<String, String>,
+}
+
+impl Serialize for NameMap {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let sorted: BTreeMap<&str, &str> = self
+            .exported_to_original
+            .iter()
+            .map(|(e, o)| (e.as_str(), o.as_str()))
+            .collect();
+        serializer.collect_map(sorted)
+    }
+}
+
+impl NameMap {
+    /// The original name of the tool exported as `exported`.
+    pub fn original<'a>(&'a self, exported: &'a str) -> Option<&'a str> {
+        self.exported_to_original.get(exported).map(String::as_str)
+    }
+
+    /// The name under which the tool `original` was exported.
+    pub fn exported(&self, original: &str) -> Option<&str> {
+        self.original_to_exported.get(original).map(String::as_str)
+    }
+
+    /// Records that the tool `original` was exported as `exported`. Exported names are unique
+    /// (export refuses a collision), and so are originals.
+    pub(crate) fn insert(&mut self, exported: String, original: String) {
+        self.original_to_exported
+            .insert(original.clone(), exported.clone());
+        self.exported_to_original.insert(exported, original);
+    }
+
+    /// Makes room for `more` names.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.original_to_exported.reserve(more);
+        self.exported_to_original.reserve(more);
+    }
+
+    /// Forgets that `original` was exported as `exported`.
+    pub(crate) fn remove(&mut self, exported: &str, original: &str) {
+        self.exported_to_original.remove(exported);
+        self.original_to_exported.remove(original);
+    }
+
+    /// Pairs `(exported, original)` where the two differ, sorted by exported name.
+    pub fn renamed(&self) -> impl Iterator<Item = (&str, &str)> {
+        let mut pairs: Vec<(&str, &str)> = self
+            .exported_to_original
+            .iter()
+            .filter(|(e, o)| e != o)
+            .map(|(e, o)| (e.as_str(), o.as_str()))
+            .collect();
+        pairs.sort_unstable();
+        pairs.into_iter()
+    }
+
+    /// How many tools were exported.
+    pub fn len(&self) -> usize {
+        self.exported_to_original.len()
+    }
+
+    /// Whether no tool was exported.
+    pub fn is_empty(&self) -> bool {
+        self.exported_to_original.is_empty()
+    }
 }
 
 #[cfg(test)]

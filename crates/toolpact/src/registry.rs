@@ -1,11 +1,11 @@
 //! The central list (R17): every tool once, each schema compiled when it is registered.
 
 use crate::catalog::Catalog;
-use crate::dispatch::{Handler, Typed};
+use crate::handler::Handler;
+use crate::json::json_type;
 use crate::schema::{MAX_DEPTH, depth, refs};
-use crate::target::{self, Export, ExportError, ExportOptions, Target};
 use crate::tool::Tool;
-use crate::typed::{TypedHandler, TypedTool, TypedToolError};
+use crate::typed::{Typed, TypedHandler, TypedTool, TypedToolError, tool_of};
 use foldhash::HashMap;
 use jsonschema::ReferencingError;
 use jsonschema::error::ValidationErrorKind;
@@ -215,7 +215,7 @@ impl Registry {
 
     /// Registers a tool defined by a Rust type, without a handler.
     pub fn register_typed<T: TypedTool>(&mut self) -> Result<&Registered, RegistryError> {
-        let tool = crate::typed::tool_of::<T>()?;
+        let tool = tool_of::<T>()?;
         self.register_from(tool, format!("type {}", std::any::type_name::<T>()))
     }
 
@@ -226,7 +226,7 @@ impl Registry {
         T::Input: Send,
         T::Output: Send,
     {
-        let tool = crate::typed::tool_of::<T>()?;
+        let tool = tool_of::<T>()?;
         let name = tool.name.clone();
         self.register_from(tool, format!("type {}", std::any::type_name::<T>()))?;
         self.set_handler(&name, Typed(Arc::new(handler)))?;
@@ -243,44 +243,10 @@ impl Registry {
         Ok(())
     }
 
-    pub(crate) fn get_alias(&self, name: &str) -> Option<&Registered> {
-        self.aliases.get(name).map(|&i| &self.tools[i])
-    }
-
-    /// Checks that the registry is coherent, for a test suite to assert (R24): every tool has
-    /// a handler, and every target exports every tool (no name collision after rewriting, no
-    /// schema a target cannot express, strict variants included). Schemas were compiled at
-    /// registration. Returns every problem found.
-    pub fn check_coherence(&self) -> Result<(), Vec<String>> {
-        let mut problems = Vec::new();
-        for r in &self.tools {
-            if r.handler.is_none() {
-                problems.push(format!(
-                    "tool {:?} ({}) has no handler",
-                    r.tool.name, r.source
-                ));
-            }
-        }
-        for target in Target::ALL {
-            let mut variants = vec![false];
-            if target.has_strict_mode() {
-                variants.push(true);
-            }
-            for strict in variants {
-                let Ok(export) = self.export(target, ExportOptions { strict }) else {
-                    continue;
-                };
-                let mode = if strict { " --strict" } else { "" };
-                for left in export.report.left_out {
-                    problems.push(format!("{target}{mode} cannot export {}", left));
-                }
-            }
-        }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems)
-        }
+    /// The tool a call names: its original name, or a name rewritten for a provider.
+    pub fn resolve(&self, name: &str) -> Option<&Registered> {
+        self.get(name)
+            .or_else(|| self.aliases.get(name).map(|&i| &self.tools[i]))
     }
 
     /// A registry holding every tool of a catalog; fails on the first tool that cannot be
@@ -317,11 +283,6 @@ impl Registry {
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
     }
-
-    /// Exports every tool to a target. See [`target::export`].
-    pub fn export(&self, target: Target, options: ExportOptions) -> Result<Export, ExportError> {
-        target::export(self.tools(), target, options)
-    }
 }
 
 /// Compiles a schema as toolpact does at registration: the dialect from `$schema` (2020-12 by
@@ -333,7 +294,7 @@ pub fn compile(schema: &Value) -> Result<Validator, (String, SchemaProblem)> {
             String::new(),
             SchemaProblem::Invalid(format!(
                 "a schema must be a JSON object, found {}",
-                crate::lower::json_type(schema)
+                json_type(schema)
             )),
         ));
     }

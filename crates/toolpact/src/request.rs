@@ -1,4 +1,4 @@
-//! Whole requests, per provider: the tools (exactly what [`crate::export`] writes for the
+//! Whole requests, per provider: the tools (exactly what [`crate::export()`] writes for the
 //! target), the system prompt, the [`Conversation`] so far and a neutral [`ToolChoice`],
 //! assembled into the body an OpenAI Responses, OpenAI Chat Completions, Anthropic Messages
 //! or Gemini `generateContent` request carries.
@@ -9,13 +9,16 @@
 //! as it is (another provider's reasoning items, a call whose arguments were not a JSON
 //! object) is listed in [`Request::losses`].
 
-use crate::call::ToolCall;
-use crate::catalog::Format;
 use crate::conversation::{Conversation, Message, ProposedCall};
+use crate::dispatch::render;
+use crate::exchange::call::ToolCall;
+use crate::exchange::request::{AssistantTurn, CallTurn, Choice, Parts, Turn, Unsupported};
+use crate::export::{ExportError, export};
 use crate::loss::{LossKind, LossReport};
-use crate::registry::Registry;
+use crate::name::NameMap;
+use crate::provider::table::provider;
+use crate::provider::{ExportOptions, Target};
 use crate::result::ToolResult;
-use crate::target::{ExportError, ExportOptions, NameMap, Target};
 use crate::tool::Tool;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -260,33 +263,10 @@ pub enum ConversationError {
     },
 }
 
-impl Registry {
-    /// Builds a request with every tool of the registry. See [`build_request`].
-    pub fn request(
-        &self,
-        target: Target,
-        conversation: &Conversation,
-        options: &RequestOptions,
-    ) -> Result<Request, RequestError> {
-        build_request(self.tools(), target, conversation, options)
-    }
-}
-
-/// The format of calls and results in a target's requests.
-pub(crate) fn format_of(target: Target) -> Result<Format, RequestError> {
-    match target {
-        Target::OpenAiResponses => Ok(Format::OpenAiResponses),
-        Target::OpenAiChat => Ok(Format::OpenAiChat),
-        Target::Anthropic => Ok(Format::Anthropic),
-        Target::Gemini | Target::GeminiJson => Ok(Format::Gemini),
-        Target::Mcp => Err(RequestError::NotAModelApi(target)),
-    }
-}
-
 /// Builds the request body `target` expects from `tools`, the conversation (its system prompt
 /// and messages) and `options`.
 ///
-/// The tools are exported with [`crate::export`], as `toolpact convert` writes them; names in
+/// The tools are exported with [`crate::export()`], as `toolpact convert` writes them; names in
 /// the conversation's calls and in the tool choice are mapped to the names the target sees.
 pub fn build_request<'t>(
     tools: impl IntoIterator<Item = &'t Tool>,
@@ -294,35 +274,26 @@ pub fn build_request<'t>(
     conversation: &Conversation,
     options: &RequestOptions,
 ) -> Result<Request, RequestError> {
-    let format = format_of(target)?;
-    let missing = |option, why| RequestError::MissingOption {
-        target,
-        option,
-        why,
-    };
-    match target {
-        Target::OpenAiChat if options.model.is_none() => {
-            return Err(missing(
-                "model",
-                "Chat Completions requires the model in the body",
-            ));
+    let api = provider(target)
+        .model_api()
+        .ok_or(RequestError::NotAModelApi(target))?;
+    let format = target.input_format();
+    for &(option, why) in api.required_options() {
+        let given = match option {
+            "model" => options.model.is_some(),
+            "max_tokens" => options.max_tokens.is_some(),
+            _ => true,
+        };
+        if !given {
+            return Err(RequestError::MissingOption {
+                target,
+                option,
+                why,
+            });
         }
-        Target::Anthropic if options.model.is_none() => {
-            return Err(missing(
-                "model",
-                "the Messages API requires the model in the body",
-            ));
-        }
-        Target::Anthropic if options.max_tokens.is_none() => {
-            return Err(missing(
-                "max_tokens",
-                "the Messages API requires the most tokens the answer may use",
-            ));
-        }
-        _ => {}
     }
     let tools: Vec<&Tool> = tools.into_iter().collect();
-    let export = crate::target::export(
+    let export = export(
         tools.iter().copied(),
         target,
         ExportOptions {
@@ -358,14 +329,7 @@ pub fn build_request<'t>(
         setting: reason.setting,
         reason: reason.reason,
     };
-    let body = match target {
-        Target::OpenAiResponses => crate::target::openai::request_responses(parts),
-        Target::OpenAiChat => crate::target::openai::request_chat(parts),
-        Target::Anthropic => crate::target::anthropic::request(parts),
-        Target::Gemini | Target::GeminiJson => crate::target::gemini::request(parts),
-        Target::Mcp => return Err(RequestError::NotAModelApi(target)),
-    }
-    .map_err(unsupported)?;
+    let body = api.build_request(parts).map_err(unsupported)?;
     Ok(Request {
         target,
         body,
@@ -373,49 +337,6 @@ pub fn build_request<'t>(
         names: export.names,
         losses,
     })
-}
-
-/// A setting a provider cannot express, from a provider's request builder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Unsupported {
-    pub setting: String,
-    pub reason: String,
-}
-
-impl Unsupported {
-    pub(crate) fn tool_choice(choice: &Choice, reason: impl Into<String>) -> Self {
-        Unsupported {
-            setting: format!("tool choice {choice}"),
-            reason: reason.into(),
-        }
-    }
-}
-
-/// The tool choice with names as the target sees them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Choice {
-    Auto,
-    None,
-    Required,
-    Tool(String),
-    Allowed { tools: Vec<String>, required: bool },
-}
-
-impl fmt::Display for Choice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Choice::Auto => f.write_str("auto"),
-            Choice::None => f.write_str("none"),
-            Choice::Required => f.write_str("required"),
-            Choice::Tool(name) => write!(f, "tool:{name}"),
-            Choice::Allowed { tools, required } => write!(
-                f,
-                "{}:{}",
-                if *required { "required" } else { "allowed" },
-                tools.join(",")
-            ),
-        }
-    }
 }
 
 fn resolve_choice(
@@ -459,49 +380,6 @@ fn resolve_choice(
     })
 }
 
-/// Everything a provider's request builder needs, with names already mapped and the
-/// conversation checked.
-pub(crate) struct Parts<'a> {
-    pub model: Option<&'a str>,
-    pub max_tokens: Option<u32>,
-    pub system: Option<&'a str>,
-    /// The exported tools; `None` when no tool is sent.
-    pub tools: Option<Value>,
-    /// `None` when no tool is sent.
-    pub choice: Option<Choice>,
-    /// `None` leaves the provider's default.
-    pub parallel: Option<bool>,
-    pub turns: Vec<Turn<'a>>,
-}
-
-/// One turn of the conversation, ready for a provider.
-pub(crate) enum Turn<'a> {
-    User(&'a str),
-    Assistant(AssistantTurn<'a>),
-    /// The results of one assistant turn's calls, in the order of the calls, already in the
-    /// provider's shape (rendered by [`crate::render`]).
-    Results(Vec<Value>),
-}
-
-pub(crate) struct AssistantTurn<'a> {
-    /// The text, when not empty.
-    pub text: Option<&'a str>,
-    /// The provider's own reasoning items, in order.
-    pub reasoning: Vec<&'a Value>,
-    pub calls: Vec<CallTurn<'a>>,
-}
-
-pub(crate) struct CallTurn<'a> {
-    /// `None` for a made-up id on its way to Gemini.
-    pub id: Option<&'a str>,
-    /// The name the target sees.
-    pub name: String,
-    /// A JSON string for OpenAI, an object for Anthropic and Gemini.
-    pub arguments: Value,
-    /// Gemini's thought signature, only on the way to Gemini.
-    pub signature: Option<&'a str>,
-}
-
 /// The calls of the last assistant message, at `at`, with the results found so far.
 struct Open<'a> {
     at: usize,
@@ -513,7 +391,7 @@ struct Open<'a> {
 /// and right after their assistant message, ids unique, names mapped.
 fn turns<'a>(
     conversation: &'a Conversation,
-    format: Format,
+    format: Target,
     names: &NameMap,
     losses: &mut Vec<ConversationLoss>,
 ) -> Result<Vec<Turn<'a>>, ConversationError> {
@@ -527,35 +405,35 @@ fn turns<'a>(
     let mut turns = Vec::new();
     let mut ids: HashMap<&str, String> = HashMap::new();
     let mut open: Option<Open<'a>> = None;
-    let close = |open: &mut Option<Open<'a>>,
-                 turns: &mut Vec<Turn<'a>>|
-     -> Result<(), ConversationError> {
-        let Some(Open { at, calls, results }) = open.take() else {
-            return Ok(());
+    let close =
+        |open: &mut Option<Open<'a>>, turns: &mut Vec<Turn<'a>>| -> Result<(), ConversationError> {
+            let Some(Open { at, calls, results }) = open.take() else {
+                return Ok(());
+            };
+            let mut rendered = Vec::with_capacity(calls.len());
+            for (i, (call, result)) in calls.iter().zip(results).enumerate() {
+                let Some(result) = result else {
+                    return Err(ConversationError::UnansweredCall {
+                        pointer: format!("/{at}/toolCalls/{i}"),
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                    });
+                };
+                let id = (!(call.synthetic_id && format.facts().calls_without_ids))
+                    .then(|| call.id.clone());
+                let call = ToolCall {
+                    format,
+                    id,
+                    name: exported(&call.name),
+                    arguments: Ok(Value::Null),
+                };
+                rendered.push(render(&call, result));
+            }
+            if !rendered.is_empty() {
+                turns.push(Turn::Results(rendered));
+            }
+            Ok(())
         };
-        let mut rendered = Vec::with_capacity(calls.len());
-        for (i, (call, result)) in calls.iter().zip(results).enumerate() {
-            let Some(result) = result else {
-                return Err(ConversationError::UnansweredCall {
-                    pointer: format!("/{at}/toolCalls/{i}"),
-                    id: call.id.clone(),
-                    name: call.name.clone(),
-                });
-            };
-            let id = (!(call.synthetic_id && format == Format::Gemini)).then(|| call.id.clone());
-            let call = ToolCall {
-                format,
-                id,
-                name: exported(&call.name),
-                arguments: Ok(Value::Null),
-            };
-            rendered.push(crate::dispatch::render(&call, result));
-        }
-        if !rendered.is_empty() {
-            turns.push(Turn::Results(rendered));
-        }
-        Ok(())
-    };
     for (index, message) in conversation.messages.iter().enumerate() {
         let pointer = format!("/{index}");
         if let Message::Tool(tool) = message {
@@ -658,22 +536,23 @@ fn turns<'a>(
 
 fn call_turn<'a>(
     call: &'a ProposedCall,
-    format: Format,
+    format: Target,
     pointer: &str,
     name: String,
     losses: &mut Vec<ConversationLoss>,
 ) -> CallTurn<'a> {
-    let to_gemini = format == Format::Gemini;
-    if call.signature.is_some() && !to_gemini {
+    let facts = format.facts();
+    if call.signature.is_some() && !facts.thought_signatures {
         losses.push(ConversationLoss {
             pointer: format!("{pointer}/thoughtSignature"),
             kind: LossKind::Dropped,
             message: format!("only Gemini reads thought signatures; {format} does not get it"),
         });
     }
-    let arguments = match format {
-        Format::OpenAiResponses | Format::OpenAiChat => Value::String(call.arguments_text()),
-        _ => match call.arguments_object() {
+    let arguments = if facts.arguments_as_text {
+        Value::String(call.arguments_text())
+    } else {
+        match call.arguments_object() {
             Some(object) => Value::Object(object),
             None => {
                 losses.push(ConversationLoss {
@@ -685,13 +564,16 @@ fn call_turn<'a>(
                 });
                 Value::Object(Map::new())
             }
-        },
+        }
     };
     CallTurn {
-        id: (!(call.synthetic_id && to_gemini)).then_some(call.id.as_str()),
+        id: (!(call.synthetic_id && facts.calls_without_ids)).then_some(call.id.as_str()),
         name,
         arguments,
-        signature: call.signature.as_deref().filter(|_| to_gemini),
+        signature: call
+            .signature
+            .as_deref()
+            .filter(|_| facts.thought_signatures),
     }
 }
 

@@ -1,4 +1,4 @@
-//! JSON Schema plumbing shared by the targets and the registry: pointers, local `$ref`
+//! JSON Schema plumbing shared by the providers and the registry: local `$ref`
 //! resolution, the keywords that hold subschemas, dialects, and the text a constraint becomes
 //! when a target cannot carry it.
 
@@ -36,23 +36,7 @@ pub const SINGLE_KEYWORDS: &[&str] = &[
     "contentSchema",
 ];
 
-/// Escapes one reference token for a JSON pointer (RFC 6901).
-pub fn escape_token(token: &str) -> String {
-    if token.contains(['~', '/']) {
-        token.replace('~', "~0").replace('/', "~1")
-    } else {
-        token.to_owned()
-    }
-}
-
-/// `base` followed by one more reference token.
-pub fn child_pointer(base: &str, token: &str) -> String {
-    let mut out = String::with_capacity(base.len() + token.len() + 1);
-    out.push_str(base);
-    out.push('/');
-    out.push_str(&escape_token(token));
-    out
-}
+pub use crate::json::{child_pointer, escape_token};
 
 /// Calls `f` with every direct subschema of `node` and its pointer (`pointer` is the node's
 /// own).

@@ -1,14 +1,16 @@
 //! Tools defined by Rust types (R9): one declaration gives the schema, the runtime
 //! validation and the static type. Doc comments become descriptions.
 
-use crate::dispatch::{CallContext, ToolError};
+use crate::handler::{CallContext, Handler, ToolError};
 use crate::result::{Content, ToolResult};
 use crate::tool::{Annotations, Icon, Tool};
+use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// A tool whose arguments are a Rust type.
 ///
@@ -386,6 +388,35 @@ pub fn tool_of<T: TypedTool>() -> Result<Tool, TypedToolError> {
         meta: T::meta(),
         extra: Map::new(),
     })
+}
+
+/// Adapts a [`TypedHandler`] to JSON: deserializes the arguments, serializes the output.
+pub(crate) struct Typed<T>(pub(crate) Arc<T>);
+
+impl<T> Handler for Typed<T>
+where
+    T: TypedHandler,
+    T::Input: Send,
+    T::Output: Send,
+{
+    fn call(
+        &self,
+        arguments: Value,
+        ctx: CallContext,
+    ) -> BoxFuture<'static, Result<ToolResult, ToolError>> {
+        let handler = Arc::clone(&self.0);
+        Box::pin(async move {
+            let input: T::Input = serde_json::from_value(arguments).map_err(|e| {
+                ToolError::internal(format!(
+                    "arguments passed the published schema but do not fit the Rust type {}: {e}; \
+                     the schema and the type have drifted apart",
+                    std::any::type_name::<T::Input>()
+                ))
+            })?;
+            let output = handler.call(input, ctx).await?;
+            output.into_result().map_err(ToolError::internal)
+        })
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,7 @@
 //! then wrong types, then other constraint violations (enum, range, length, pattern, format),
 //! then unknown properties. The success path does no work beyond the validator's own.
 
-use crate::lower::json_type;
-use crate::schema::child_pointer;
+use crate::json::{child_pointer, json_type, unescape_token};
 use jsonschema::Validator;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde::Serialize;
@@ -348,7 +347,7 @@ pub fn display_pointer(pointer: &str) -> String {
     }
     let mut out = String::new();
     for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
+        let token = unescape_token(token);
         if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
             out.push_str(&format!("[{token}]"));
         } else {

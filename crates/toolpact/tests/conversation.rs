@@ -8,8 +8,8 @@
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 use toolpact::{
-    Catalog, Conversation, ConversationError, Format, Registry, RequestError, RequestOptions,
-    StopKind, Target, ToolChoice, build_request, parse_messages, read_response,
+    Catalog, Conversation, ConversationError, Registry, RequestError, RequestOptions, StopKind,
+    Target, ToolChoice, build_request, parse_messages, read_response,
 };
 
 /// The model APIs, in the order the documentation lists them.
@@ -148,9 +148,7 @@ fn gemini_calls_without_ids_get_ids_made_from_their_place() {
         .names;
     let body = json_file(&root().join("fixtures/responses/gemini/parallel-calls.json"));
     let mut conversation = conversation("first-turn.json");
-    let reply = conversation
-        .push_response(Target::Gemini, &body, &names)
-        .unwrap();
+    let reply = toolpact::push_response(&mut conversation, Target::Gemini, &body, &names).unwrap();
     let ids: Vec<_> = reply.calls.iter().map(|c| c.id.clone().unwrap()).collect();
     assert_eq!(ids, ["gemini-call-1-0", "gemini-call-1-1"]);
     assert!(reply.message.tool_calls.iter().all(|c| c.synthetic_id));
@@ -337,9 +335,13 @@ fn names_rewritten_by_export_are_mapped_both_ways() {
         tool_choice: ToolChoice::Tool("admin.tools.list".to_owned()),
         ..RequestOptions::default()
     };
-    let request = registry
-        .request(Target::OpenAiChat, &conversation, &options)
-        .unwrap();
+    let request = toolpact::build_request(
+        registry.tools(),
+        Target::OpenAiChat,
+        &conversation,
+        &options,
+    )
+    .unwrap();
     let body = &request.body;
     assert_eq!(body["tools"][1]["function"]["name"], "admin_users_suspend");
     assert_eq!(body["tool_choice"]["function"]["name"], "admin_tools_list");
@@ -352,9 +354,13 @@ fn names_rewritten_by_export_are_mapped_both_ways() {
         tool_choice: ToolChoice::Tool("admin_tools_list".to_owned()),
         ..options
     };
-    let again = registry
-        .request(Target::OpenAiChat, &conversation, &options)
-        .unwrap();
+    let again = toolpact::build_request(
+        registry.tools(),
+        Target::OpenAiChat,
+        &conversation,
+        &options,
+    )
+    .unwrap();
     assert_eq!(again.body["tool_choice"], body["tool_choice"]);
     // A call under the exported name comes back under the tool's own name.
     let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
@@ -363,11 +369,9 @@ fn names_rewritten_by_export_are_mapped_both_ways() {
     let reply = read_response(Target::OpenAiChat, &response, &request.names, 3).unwrap();
     assert_eq!(reply.calls[0].name, "admin.tools.list");
     assert_eq!(reply.message.tool_calls[0].name, "admin.tools.list");
-    assert_eq!(reply.calls[0].format, Format::OpenAiChat);
+    assert_eq!(reply.calls[0].format, Target::OpenAiChat);
     assert_eq!(
-        registry
-            .check_call(&reply.calls[0], &Default::default())
-            .tool,
+        toolpact::check_call(&registry, &reply.calls[0], &Default::default()).tool,
         Some("admin.tools.list")
     );
 }

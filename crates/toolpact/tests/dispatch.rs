@@ -11,6 +11,7 @@ use toolpact::{
     ArgumentErrorKind, CallContext, Catalog, DispatchOptions, Json, Outcome, Registry, ToolError,
     ToolResult, TypedHandler, TypedTool, parse_call,
 };
+use toolpact::{check_call, check_coherence, dispatch_blocking, dispatch_owned};
 
 fn fixture(path: &str) -> Catalog {
     let bytes = std::fs::read(format!(
@@ -42,7 +43,7 @@ fn the_argument_check_exercise() {
     let cases: Value = serde_json::from_str(&text).unwrap();
     for case in cases["cases"].as_array().unwrap() {
         let call = mcp_call("create_reminder", case["arguments"].clone());
-        let checked = registry.check_call(&call, &DispatchOptions::default());
+        let checked = check_call(&registry, &call, &DispatchOptions::default());
         let expected = &case["expected"];
         let (missing, wrong): (Vec<String>, Vec<String>) = match &checked.outcome {
             Outcome::Ok => (vec![], vec![]),
@@ -112,7 +113,8 @@ fn get_forecast_mistakes_read_as_instructions() {
         ),
     ];
     for (arguments, expected) in cases {
-        let checked = registry.check_call(
+        let checked = check_call(
+            &registry,
             &mcp_call("get_forecast", arguments.clone()),
             &DispatchOptions::default(),
         );
@@ -128,7 +130,8 @@ fn get_forecast_mistakes_read_as_instructions() {
 #[test]
 fn unknown_tools_list_the_closest_names() {
     let registry = registry("seeds/add_meal_food.json");
-    let checked = registry.check_call(
+    let checked = check_call(
+        &registry,
         &mcp_call("search_food", json!({})),
         &DispatchOptions::default(),
     );
@@ -147,7 +150,8 @@ fn unknown_tools_list_the_closest_names() {
 #[test]
 fn unknown_tools_with_no_close_name_list_the_tools_there_are() {
     let registry = registry("seeds/add_meal_food.json");
-    let checked = registry.check_call(
+    let checked = check_call(
+        &registry,
         &mcp_call("book_flight", json!({})),
         &DispatchOptions::default(),
     );
@@ -179,7 +183,8 @@ fn unknown_tools_in_a_large_catalog_say_how_many_there_are() {
         })
         .collect();
     let registry = Registry::from_catalog(&catalog).unwrap();
-    let checked = registry.check_call(
+    let checked = check_call(
+        &registry,
         &mcp_call("book_flight", json!({})),
         &DispatchOptions::default(),
     );
@@ -198,7 +203,7 @@ fn names_rewritten_at_export_find_their_tool() {
         "",
     )
     .unwrap();
-    let checked = registry.check_call(&call, &DispatchOptions::default());
+    let checked = check_call(&registry, &call, &DispatchOptions::default());
     assert_eq!(checked.tool, Some("admin.tools.list"));
 }
 
@@ -216,7 +221,7 @@ fn malformed_argument_strings_get_a_readable_error_result() {
         "",
     )
     .unwrap();
-    let dispatched = registry.dispatch_blocking(&call, &DispatchOptions::default());
+    let dispatched = dispatch_blocking(&registry, &call, &DispatchOptions::default());
     assert_eq!(dispatched.outcome, Outcome::MalformedArguments);
     let rendered = dispatched.render(&call);
     assert_eq!(rendered["type"], "function_call_output");
@@ -273,7 +278,11 @@ fn handler_failures_are_isolated_and_the_registry_keeps_serving() {
         ..DispatchOptions::default()
     };
     let run = |city: &str| {
-        registry.dispatch_blocking(&mcp_call("get_forecast", json!({"city": city})), &options)
+        dispatch_blocking(
+            &registry,
+            &mcp_call("get_forecast", json!({"city": city})),
+            &options,
+        )
     };
 
     let panicked = run("Atlantis");
@@ -342,15 +351,15 @@ fn results_render_in_each_providers_shape() {
         .iter()
         .map(|c| {
             let call = parse_call(c, None, "").unwrap();
-            registry.dispatch_blocking(&call, &options).render(&call)
+            dispatch_blocking(&registry, &call, &options).render(&call)
         })
         .collect();
     // The owning entry point answers the same, without the call at hand.
     for (c, expected) in calls.iter().zip(&rendered) {
         let call = parse_call(c, None, "").unwrap();
-        let borrowed = registry.dispatch_blocking(&call, &options);
+        let borrowed = dispatch_blocking(&registry, &call, &options);
         assert_eq!(&borrowed.reply(), expected);
-        let owned = futures::executor::block_on(registry.dispatch_owned(call, &options));
+        let owned = futures::executor::block_on(dispatch_owned(&registry, call, &options));
         assert_eq!(owned, borrowed);
         assert_eq!(&owned.reply(), expected);
     }
@@ -379,7 +388,7 @@ fn results_render_in_each_providers_shape() {
     // Errors: Anthropic flags them, Gemini puts them under `error`, MCP sets isError.
     let bad = |c: Value| {
         let call = parse_call(&c, None, "").unwrap();
-        registry.dispatch_blocking(&call, &options).render(&call)
+        dispatch_blocking(&registry, &call, &options).render(&call)
     };
     let anthropic =
         bad(json!({"type": "tool_use", "id": "c2", "name": "get_forecast", "input": {}}));
@@ -400,12 +409,13 @@ fn results_render_in_each_providers_shape() {
 fn lenient_mode_repairs_and_says_so() {
     let registry = forecast_registry();
     let call = mcp_call("get_forecast", json!({"city": "Lisbon", "days": "3"}));
-    let strict = registry.dispatch_blocking(&call, &DispatchOptions::default());
+    let strict = dispatch_blocking(&registry, &call, &DispatchOptions::default());
     assert!(
         matches!(strict.outcome, Outcome::InvalidArguments { .. }),
         "off by default"
     );
-    let lenient = registry.dispatch_blocking(
+    let lenient = dispatch_blocking(
+        &registry,
         &call,
         &DispatchOptions {
             lenient: true,
@@ -458,29 +468,31 @@ fn typed_handlers_get_typed_input_and_server_context() {
         data: Some(std::sync::Arc::new("ana".to_owned())),
         ..DispatchOptions::default()
     };
-    let ok = registry.dispatch_blocking(
+    let ok = dispatch_blocking(
+        &registry,
         &mcp_call("suggest_gifts", json!({"max_budget": 50})),
         &options,
     );
     assert_eq!(ok.outcome, Outcome::Ok);
     assert_eq!(ok.result.structured, Some(json!({"ids": ["ana-50"]})));
     // The schema's own constraint is enforced before the handler runs.
-    let low = registry.dispatch_blocking(
+    let low = dispatch_blocking(
+        &registry,
         &mcp_call("suggest_gifts", json!({"max_budget": 0})),
         &options,
     );
     assert!(matches!(low.outcome, Outcome::InvalidArguments { .. }));
     assert!(
-        registry.check_coherence().is_ok(),
+        check_coherence(&registry).is_ok(),
         "{:?}",
-        registry.check_coherence()
+        check_coherence(&registry)
     );
 }
 
 #[test]
 fn coherence_names_tools_without_handlers_and_exports_that_fail() {
     let registry = registry("lowering/recursive-defs.json");
-    let problems = registry.check_coherence().unwrap_err();
+    let problems = check_coherence(&registry).unwrap_err();
     assert!(
         problems.iter().any(|p| p.contains("has no handler")),
         "{problems:?}"

@@ -198,9 +198,8 @@ fn typed_tools_register_and_export_everywhere() {
     let mut registry = Registry::new();
     registry.register_typed::<SuggestGiftsTool>().unwrap();
     for target in Target::ALL {
-        let export = registry
-            .export(target, toolpact::ExportOptions::default())
-            .unwrap();
+        let export =
+            toolpact::export(registry.tools(), target, toolpact::ExportOptions::default()).unwrap();
         assert!(
             export.report.left_out.is_empty(),
             "{target}: {:?}",
@@ -208,9 +207,12 @@ fn typed_tools_register_and_export_everywhere() {
         );
     }
     // The enum of documented values reaches Gemini as a plain string enum or anyOf, never lost.
-    let gemini = registry
-        .export(Target::Gemini, toolpact::ExportOptions::default())
-        .unwrap();
+    let gemini = toolpact::export(
+        registry.tools(),
+        Target::Gemini,
+        toolpact::ExportOptions::default(),
+    )
+    .unwrap();
     assert!(gemini.payload.to_string().contains("partner"));
 }
 

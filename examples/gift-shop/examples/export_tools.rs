@@ -23,7 +23,7 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
     let registry = GiftShop::in_memory()?.try_registry()?;
-    let export = registry.export(Target::Mcp, ExportOptions::default())?;
+    let export = toolpact::export(registry.tools(), Target::Mcp, ExportOptions::default())?;
     let mut stdout = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut stdout, &export.payload)?;
     writeln!(stdout)?;

@@ -20,6 +20,7 @@ use serde_json::Value;
 use std::error::Error;
 use std::process::ExitCode;
 use std::sync::Arc;
+use toolpact::dispatch_blocking;
 use toolpact::{Conversation, DispatchOptions, Registry, RequestOptions, Target};
 
 const SYSTEM: &str = include_str!("../../../fixtures/conversations/system.md");
@@ -103,17 +104,17 @@ fn one_turn(
     conversation.push_user(USER);
 
     // The first request: this body would be sent; its name map reads the answer back.
-    let first = registry.request(target, &conversation, &options)?;
+    let first = toolpact::build_request(registry.tools(), target, &conversation, &options)?;
 
     let response: Value = serde_json::from_str(recorded)?;
-    let reply = conversation.push_response(target, &response, &first.names)?;
+    let reply = toolpact::push_response(&mut conversation, target, &response, &first.names)?;
     eprintln!(
         "{target}: the model stopped ({}) with {} calls",
         reply.stop.kind,
         reply.calls.len()
     );
     for call in &reply.calls {
-        let dispatched = registry.dispatch_blocking(call, dispatch);
+        let dispatched = dispatch_blocking(registry, call, dispatch);
         let id = call.id.clone().unwrap_or_default();
         eprintln!(
             "{target}:   {} {id}: {}",
@@ -123,7 +124,7 @@ fn one_turn(
         conversation.push_result(id, dispatched.result);
     }
 
-    let follow_up = registry.request(target, &conversation, &options)?;
+    let follow_up = toolpact::build_request(registry.tools(), target, &conversation, &options)?;
     for loss in &follow_up.losses {
         eprintln!("{target}:   not sent as it is: {loss}");
     }

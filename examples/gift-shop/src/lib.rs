@@ -16,7 +16,7 @@
 //! ```
 //! use std::sync::Arc;
 //! use gift_shop::{GiftShop, User};
-//! use toolpact::{DispatchOptions, Outcome, parse_call};
+//! use toolpact::{DispatchOptions, Outcome, dispatch_blocking, parse_call};
 //!
 //! let shop = GiftShop::in_memory()?;
 //! let registry = shop.registry();
@@ -31,7 +31,7 @@
 //!     None,
 //!     "",
 //! )?;
-//! let dispatched = registry.dispatch_blocking(&call, &options);
+//! let dispatched = dispatch_blocking(&registry, &call, &options);
 //! assert_eq!(dispatched.outcome, Outcome::Ok);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -9,6 +9,7 @@ use gift_shop::{GiftShop, User};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use toolpact::dispatch_blocking;
 use toolpact::{
     Conversation, DispatchOptions, ExportOptions, Outcome, Registry, RequestOptions, StopKind,
     Target,
@@ -64,24 +65,27 @@ fn one_turn(registry: &Registry, target: Target, provider: &str, case: &str) -> 
     let system = std::fs::read_to_string(root().join("fixtures/conversations/system.md")).unwrap();
     let mut conversation = Conversation::with_system(system.trim_end());
     conversation.push_user(USER);
-    let first = registry
-        .request(target, &conversation, &options(target))
-        .unwrap();
-    let reply = conversation
-        .push_response(target, &recorded(provider, case), &first.names)
-        .unwrap();
+    let first =
+        toolpact::build_request(registry.tools(), target, &conversation, &options(target)).unwrap();
+    let reply = toolpact::push_response(
+        &mut conversation,
+        target,
+        &recorded(provider, case),
+        &first.names,
+    )
+    .unwrap();
     let mut outcomes = Vec::new();
     for call in &reply.calls {
-        let dispatched = registry.dispatch_blocking(call, &dispatch);
+        let dispatched = dispatch_blocking(registry, call, &dispatch);
         outcomes.push(outcome_name(&dispatched.outcome));
         conversation.push_result(call.id.clone().unwrap(), dispatched.result);
     }
-    assert!(conversation.pending_calls(toolpact::Format::Mcp).is_empty());
+    assert!(conversation.pending_calls(toolpact::Target::Mcp).is_empty());
     let follow_up = (!reply.calls.is_empty()).then(|| {
-        let request = registry
-            .request(target, &conversation, &options(target))
-            .unwrap();
-        let export = registry.export(target, ExportOptions::default()).unwrap();
+        let request =
+            toolpact::build_request(registry.tools(), target, &conversation, &options(target))
+                .unwrap();
+        let export = toolpact::export(registry.tools(), target, ExportOptions::default()).unwrap();
         let mut body = request.body;
         assert_eq!(body["tools"], export.payload, "{provider}/{case}");
         let names: Vec<&str> = registry.tools().map(|t| t.name.as_str()).collect();
@@ -142,28 +146,28 @@ fn switching_provider_mid_conversation_is_one_word() {
     };
     let mut conversation = Conversation::with_system("You help people choose gifts.");
     conversation.push_user(USER);
-    let first = registry
-        .request(
-            Target::Anthropic,
-            &conversation,
-            &options(Target::Anthropic),
-        )
-        .unwrap();
-    let reply = conversation
-        .push_response(
-            Target::Anthropic,
-            &recorded("anthropic", "parallel-calls"),
-            &first.names,
-        )
-        .unwrap();
+    let first = toolpact::build_request(
+        registry.tools(),
+        Target::Anthropic,
+        &conversation,
+        &options(Target::Anthropic),
+    )
+    .unwrap();
+    let reply = toolpact::push_response(
+        &mut conversation,
+        Target::Anthropic,
+        &recorded("anthropic", "parallel-calls"),
+        &first.names,
+    )
+    .unwrap();
     for call in &reply.calls {
-        let result = registry.dispatch_blocking(call, &dispatch).result;
+        let result = dispatch_blocking(&registry, call, &dispatch).result;
         conversation.push_result(call.id.clone().unwrap(), result);
     }
     for target in [Target::Gemini, Target::OpenAiResponses, Target::OpenAiChat] {
-        let request = registry
-            .request(target, &conversation, &options(target))
-            .unwrap();
+        let request =
+            toolpact::build_request(registry.tools(), target, &conversation, &options(target))
+                .unwrap();
         // Claude's thinking block means nothing elsewhere: reported, not sent.
         assert_eq!(request.losses.len(), 1, "{target}");
         assert_eq!(request.losses[0].pointer, "/1/reasoning/0");

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use toolpact::{
     Catalog, DispatchOptions, Dispatched, ExportOptions, Outcome, Registry, Target, parse_call,
 };
+use toolpact::{check_coherence, dispatch_blocking};
 use toolpact_lint::{Settings, Severity};
 
 fn options(user: Option<&str>) -> DispatchOptions {
@@ -24,7 +25,7 @@ fn options(user: Option<&str>) -> DispatchOptions {
 /// Dispatches an MCP `tools/call` for `user` (none when `None`).
 fn call(registry: &Registry, user: Option<&str>, name: &str, arguments: Value) -> Dispatched {
     let call = parse_call(&json!({"name": name, "arguments": arguments}), None, "").unwrap();
-    registry.dispatch_blocking(&call, &options(user))
+    dispatch_blocking(registry, &call, &options(user))
 }
 
 /// The structured content of a successful call; fails with the result text otherwise.
@@ -92,7 +93,7 @@ fn every_tool_dispatches_through_the_registry() {
             "list_orders"
         ]
     );
-    registry.check_coherence().unwrap();
+    check_coherence(&registry).unwrap();
 
     let gifts = coffee_gifts(&registry);
     assert_eq!(gifts.len(), 5);
@@ -461,7 +462,7 @@ fn calls_in_other_providers_shapes_get_answers_in_their_shapes() {
         "",
     )
     .unwrap();
-    let dispatched = registry.dispatch_blocking(&call, &DispatchOptions::default());
+    let dispatched = dispatch_blocking(&registry, &call, &DispatchOptions::default());
     assert_eq!(dispatched.outcome, Outcome::Ok);
     let rendered = dispatched.render(&call);
     assert_eq!(rendered["role"], "tool");
@@ -472,8 +473,7 @@ fn calls_in_other_providers_shapes_get_answers_in_their_shapes() {
 
 fn exported_tools() -> Value {
     let registry = GiftShop::in_memory().unwrap().registry();
-    registry
-        .export(Target::Mcp, ExportOptions::default())
+    toolpact::export(registry.tools(), Target::Mcp, ExportOptions::default())
         .unwrap()
         .payload
 }

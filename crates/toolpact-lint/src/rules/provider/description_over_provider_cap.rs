@@ -4,14 +4,6 @@ use super::lowered::ByTarget;
 use crate::context::{Block, Context};
 use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::message::thousands;
-use toolpact::Target;
-
-/// The longest description OpenAI Chat Completions has been seen to accept
-/// (`string_above_max_length`, provider-rules §2.3).
-const OPENAI_CHAT: usize = 1024;
-
-/// Where Claude Code cuts an MCP tool's description (provider-rules §3.7).
-const CLAUDE_CODE: usize = 2048;
 
 declare_rule! {
     /// ## What it does
@@ -71,32 +63,42 @@ impl ChecksBlocks for DescriptionOverProviderCap {
     fn check_block(&self, _cx: &Context<'_>, block: &Block<'_>, out: &mut Vec<Violation>) {
         let mut found = ByTarget::new();
         for export in &block.exports {
-            let (cap, max) = match export.target {
-                Target::OpenAiChat | Target::OpenAiResponses => (Cap::OpenAi, OPENAI_CHAT),
-                Target::Anthropic | Target::Mcp => (Cap::ClaudeCode, CLAUDE_CODE),
-                Target::Gemini | Target::GeminiJson => continue,
+            // The caps are the library's ([`toolpact::Target::limits`]): OpenAI rejects a
+            // longer description, Claude Code cuts it.
+            let Some(limit) = export.target.limits().description else {
+                continue;
+            };
+            let max = limit.chars;
+            let cap = if limit.rejects {
+                Cap::OpenAi
+            } else {
+                Cap::ClaudeCode
             };
             for tool in export.sent() {
                 let len = tool.description().map_or(0, |d| d.chars().count());
                 if len > max {
-                    found.add((tool.index, cap, len), export.target);
+                    found.add((tool.index, cap, max, len), export.target);
                 }
             }
         }
-        for ((index, cap, len), targets) in found.into_entries() {
+        for ((index, cap, max, len), targets) in found.into_entries() {
             let len = thousands(len);
             let (message, help) = match cap {
                 Cap::OpenAi => (
                     format!(
-                        "{targets}: the description has {len} characters; OpenAI Chat Completions rejects tool descriptions over 1024 (observed on Chat; may apply to Responses), failing the whole request"
+                        "{targets}: the description has {len} characters; OpenAI Chat Completions rejects tool descriptions over {max} (observed on Chat; may apply to Responses), failing the whole request"
                     ),
-                    "keep the description within 1024 characters: what the tool does, when to call it and when not to, first; move field lists and long examples into the output schema, a resource or the result".to_owned(),
+                    format!(
+                        "keep the description within {max} characters: what the tool does, when to call it and when not to, first; move field lists and long examples into the output schema, a resource or the result"
+                    ),
                 ),
                 Cap::ClaudeCode => (
                     format!(
-                        "{targets}: the description has {len} characters; Claude Code cuts MCP tool descriptions at 2048, and the model never reads the rest"
+                        "{targets}: the description has {len} characters; Claude Code cuts MCP tool descriptions at {max}, and the model never reads the rest"
                     ),
-                    "keep the description within 2048 characters, with what the model needs to choose and call the tool first; move reference material into a resource or the result".to_owned(),
+                    format!(
+                        "keep the description within {max} characters, with what the model needs to choose and call the tool first; move reference material into a resource or the result"
+                    ),
                 ),
             };
             out.push(Violation {

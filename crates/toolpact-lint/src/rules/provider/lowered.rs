@@ -54,7 +54,7 @@ pub(crate) fn locate(tool: &Tool, lowered: &str) -> String {
     let tokens: Vec<String> = lowered
         .split('/')
         .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .map(|t| toolpact::json::unescape_token(t).into_owned())
         .collect();
     let mut node = root;
     let mut out = base.to_owned();

@@ -96,7 +96,7 @@ fn renamed_parameter(pointer: &str) -> Option<(String, String)> {
     if !parent.ends_with("/properties") {
         return None;
     }
-    let name = last.replace("~1", "/").replace("~0", "~");
+    let name = toolpact::json::unescape_token(last).into_owned();
     if GEMINI_PARAMETER.accepts(&name) {
         return None;
     }

@@ -7,28 +7,84 @@ use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule, p
 use crate::rules::message::{join, thousands};
 use crate::rules::schema::{Flow, field, for_each_child, properties, required, walk_pruned};
 use serde_json::Value;
-use toolpact::Target;
 use toolpact::schema::{MAX_DEPTH, resolve_local_ref};
+use toolpact::{StrictLimits, Target};
 
-/// Anthropic: tools with `strict: true` in one request (provider-rules §3.3).
-const ANTHROPIC_TOOLS: usize = 20;
+/// Anthropic's strict-mode limits, and OpenAI's (the same for both OpenAI targets), as the
+/// library's providers declare them ([`Target::limits`]).
+const ANTHROPIC: Option<StrictLimits> = Target::Anthropic.limits().strict;
+const OPENAI: Option<StrictLimits> = Target::OpenAiChat.limits().strict;
+
+/// Anthropic: tools with `strict: true` in one request.
+const ANTHROPIC_TOOLS: usize = match ANTHROPIC {
+    Some(StrictLimits { tools: Some(n), .. }) => n,
+    _ => usize::MAX,
+};
 /// Anthropic: optional parameters across all strict schemas of a request.
-const ANTHROPIC_OPTIONAL: usize = 24;
+const ANTHROPIC_OPTIONAL: usize = match ANTHROPIC {
+    Some(StrictLimits {
+        optional_parameters: Some(n),
+        ..
+    }) => n,
+    _ => usize::MAX,
+};
 /// Anthropic: parameters using `anyOf` or a type array across all strict schemas.
-const ANTHROPIC_UNIONS: usize = 16;
+const ANTHROPIC_UNIONS: usize = match ANTHROPIC {
+    Some(StrictLimits {
+        union_parameters: Some(n),
+        ..
+    }) => n,
+    _ => usize::MAX,
+};
 
-/// OpenAI: object properties in one schema (provider-rules §2.5).
-const OPENAI_PROPERTIES: usize = 5000;
+/// OpenAI: object properties in one schema.
+const OPENAI_PROPERTIES: usize = match OPENAI {
+    Some(StrictLimits {
+        properties: Some(n),
+        ..
+    }) => n,
+    _ => usize::MAX,
+};
 /// OpenAI: levels of nested objects.
-const OPENAI_LEVELS: usize = 10;
+const OPENAI_LEVELS: usize = match OPENAI {
+    Some(StrictLimits {
+        nesting_levels: Some(n),
+        ..
+    }) => n,
+    _ => usize::MAX,
+};
 /// OpenAI: enum values in one schema.
-const OPENAI_ENUM_VALUES: usize = 1000;
+const OPENAI_ENUM_VALUES: usize = match OPENAI {
+    Some(StrictLimits {
+        enum_values: Some(n),
+        ..
+    }) => n,
+    _ => usize::MAX,
+};
 /// OpenAI: characters of property names, definition names, enum and const values.
-const OPENAI_CHARACTERS: usize = 120_000;
+const OPENAI_CHARACTERS: usize = match OPENAI {
+    Some(StrictLimits {
+        characters: Some(n),
+        ..
+    }) => n,
+    _ => usize::MAX,
+};
 /// OpenAI: a string enum with more values than this …
-const OPENAI_LARGE_ENUM: usize = 250;
+const OPENAI_LARGE_ENUM: usize = match OPENAI {
+    Some(StrictLimits {
+        large_enum: Some((n, _)),
+        ..
+    }) => n,
+    _ => usize::MAX,
+};
 /// … may total at most this many characters.
-const OPENAI_LARGE_ENUM_CHARACTERS: usize = 15_000;
+const OPENAI_LARGE_ENUM_CHARACTERS: usize = match OPENAI {
+    Some(StrictLimits {
+        large_enum: Some((_, n)),
+        ..
+    }) => n,
+    _ => usize::MAX,
+};
 
 /// Schema nodes one walk visits at most. Kept `$ref`s can make a schema exponentially larger
 /// than its text (a definition that uses another twice, and so on); past this budget the

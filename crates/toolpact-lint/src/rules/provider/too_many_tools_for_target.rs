@@ -6,12 +6,6 @@ use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
 use crate::rules::message::thousands;
 use toolpact::Target;
 
-/// Tools OpenAI Chat Completions accepts in one request (provider-rules §2.3).
-const OPENAI_CHAT: usize = 128;
-
-/// Function declarations Gemini accepts (provider-rules §4.6).
-const GEMINI: usize = 512;
-
 declare_rule! {
     /// ## What it does
     /// Counts the tools each configured target receives and reports a catalog larger than
@@ -75,23 +69,28 @@ impl ReadsExports for TooManyToolsForTarget {
             if strict {
                 continue;
             }
-            let (limit, max) = match target {
-                Target::OpenAiChat => (Limit::OpenAiChat, OPENAI_CHAT),
-                Target::Gemini | Target::GeminiJson => (Limit::Gemini, GEMINI),
-                Target::Mcp | Target::OpenAiResponses | Target::Anthropic => continue,
+            // The caps are the library's ([`toolpact::Target::limits`]); Gemini counts
+            // function declarations, OpenAI Chat Completions tools.
+            let Some(max) = target.limits().tools else {
+                continue;
+            };
+            let limit = if target.input_format() == Target::Gemini {
+                Limit::Gemini
+            } else {
+                Limit::OpenAiChat
             };
             if count > max {
-                found.add((limit, count), target);
+                found.add((limit, max, count), target);
             }
         }
-        for ((limit, count), targets) in found.into_entries() {
+        for ((limit, max, count), targets) in found.into_entries() {
             let count = thousands(count);
             let message = match limit {
                 Limit::OpenAiChat => format!(
-                    "{targets}: the catalog sends {count} tools; OpenAI Chat Completions rejects a request with more than 128 (`array_above_max_length`)"
+                    "{targets}: the catalog sends {count} tools; OpenAI Chat Completions rejects a request with more than {max} (`array_above_max_length`)"
                 ),
                 Limit::Gemini => format!(
-                    "{targets}: the catalog sends {count} function declarations; Gemini accepts at most 512 in one request"
+                    "{targets}: the catalog sends {count} function declarations; Gemini accepts at most {max} in one request"
                 ),
             };
             out.push(Violation {

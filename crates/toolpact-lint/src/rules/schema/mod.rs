@@ -202,7 +202,7 @@ impl Node<'_, '_> {
         match self.edge {
             Edge::Root => "the input".to_owned(),
             Edge::Property | Edge::Definition => {
-                format!("`{}`", last.replace("~1", "/").replace("~0", "~"))
+                format!("`{}`", toolpact::json::unescape_token(last))
             }
             Edge::Items => "each item".to_owned(),
             _ => "this object".to_owned(),

@@ -72,7 +72,8 @@ fn describes_items(root: &Value, node: &Value, budget: &mut usize) -> bool {
 fn property_name(pointer: &str) -> Option<String> {
     let mut segments = pointer.rsplit('/');
     let name = segments.next()?;
-    (segments.next() == Some("properties")).then(|| name.replace("~1", "/").replace("~0", "~"))
+    (segments.next() == Some("properties"))
+        .then(|| toolpact::json::unescape_token(name).into_owned())
 }
 
 impl Rule for ArrayWithoutItems {

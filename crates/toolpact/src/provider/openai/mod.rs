@@ -1,12 +1,171 @@
 //! OpenAI: Responses API function tools and Chat Completions function tools, with the strict
 //! subset of JSON Schema that `strict: true` requires (provider-rules §2).
 
+pub(crate) mod facts;
+
 use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
+use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::schema::{MAX_DEPTH, child_pointer, escape_token};
+use crate::provider::descriptor::{ModelApi, Provider};
+use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
+
+/// The OpenAI Responses API provider.
+pub(crate) struct Responses;
+
+/// The OpenAI Chat Completions provider.
+pub(crate) struct Chat;
+
+impl Provider for Responses {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        options: ExportOptions,
+        share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower_responses(tool, name, options, share, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
+        import(
+            &item,
+            &["type", "name", "description", "parameters", "output_schema"],
+        )
+    }
+
+    fn parse_call(
+        &self,
+        call: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+        parse_call_responses(call, pointer)
+    }
+
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        _name: &str,
+        result: &crate::result::ToolResult,
+    ) -> Value {
+        render_responses(id.unwrap_or_default(), result)
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        Some(self)
+    }
+}
+
+impl ModelApi for Responses {
+    fn required_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    fn build_request(
+        &self,
+        parts: crate::exchange::request::Parts<'_>,
+    ) -> Result<Value, crate::exchange::request::Unsupported> {
+        request_responses(parts)
+    }
+
+    fn read_response(
+        &self,
+        body: &Map<String, Value>,
+        reader: &mut crate::exchange::response::ReplyReader<'_>,
+    ) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError>
+    {
+        read_responses(body, reader)
+    }
+}
+
+impl Provider for Chat {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        options: ExportOptions,
+        share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower_chat(tool, name, options, share, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    /// A Chat tool is a Responses tool under `function`.
+    fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
+        match item.get("function") {
+            Some(Value::Object(function)) => {
+                let (tool, notes) = import(function, &["name", "description", "parameters"])
+                    .map_err(|e| super::ItemError {
+                        pointer: format!("/function{}", e.pointer),
+                        message: e.message,
+                    })?;
+                let notes = notes
+                    .into_iter()
+                    .map(|(p, m)| (format!("/function{p}"), m))
+                    .collect();
+                Ok((tool, notes))
+            }
+            _ => Err(super::ItemError {
+                pointer: "/function".to_owned(),
+                message: "an OpenAI Chat tool needs a `function` object".to_owned(),
+            }),
+        }
+    }
+
+    fn parse_call(
+        &self,
+        call: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+        parse_call_chat(call, pointer)
+    }
+
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        _name: &str,
+        result: &crate::result::ToolResult,
+    ) -> Value {
+        render_chat(id.unwrap_or_default(), result)
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        Some(self)
+    }
+}
+
+impl ModelApi for Chat {
+    fn required_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[("model", "Chat Completions requires the model in the body")]
+    }
+
+    fn build_request(
+        &self,
+        parts: crate::exchange::request::Parts<'_>,
+    ) -> Result<Value, crate::exchange::request::Unsupported> {
+        request_chat(parts)
+    }
+
+    fn read_response(
+        &self,
+        body: &Map<String, Value>,
+        reader: &mut crate::exchange::response::ReplyReader<'_>,
+    ) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError>
+    {
+        read_chat(body, reader)
+    }
+}
 
 /// String formats OpenAI structured outputs accept (`uri` is not among them).
 const STRICT_FORMATS: &[&str] = &[
@@ -121,7 +280,7 @@ fn arrays_without_items(schema: &Value, pointer: &mut String, depth: usize, out:
 
 /// A Responses API function tool: `{"type": "function", "name", "description", "parameters",
 /// "strict", "output_schema"}`.
-pub(crate) fn lower_responses(
+fn lower_responses(
     tool: &Tool,
     name: &str,
     options: ExportOptions,
@@ -141,7 +300,7 @@ pub(crate) fn lower_responses(
 }
 
 /// A Chat Completions function tool: `{"type": "function", "function": {...}}`.
-pub(crate) fn lower_chat(
+fn lower_chat(
     tool: &Tool,
     name: &str,
     options: ExportOptions,
@@ -164,7 +323,7 @@ pub(crate) fn lower_chat(
 
 /// Reads a Responses function tool or a Chat function tool (the `function` object is
 /// unwrapped by the caller). Provider-only fields are returned as notes.
-pub(crate) fn import(item: &Map<String, Value>, fields: &[&str]) -> super::ImportedTool {
+fn import(item: &Map<String, Value>, fields: &[&str]) -> super::ImportedTool {
     let mut notes = Vec::new();
     for (key, value) in item {
         if fields.contains(&key.as_str()) {
@@ -202,11 +361,11 @@ pub(crate) fn import(item: &Map<String, Value>, fields: &[&str]) -> super::Impor
 }
 
 /// Reads a Responses `function_call` output item: `arguments` is a JSON string.
-pub(crate) fn parse_call_responses(
+fn parse_call_responses(
     item: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{arguments_from_string, arguments_from_value, string_field};
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{arguments_from_string, arguments_from_value, string_field};
     let name = string_field(item, "name", pointer)?;
     let id = string_field(item, "call_id", pointer)?;
     let arguments = match item.get("arguments") {
@@ -214,8 +373,8 @@ pub(crate) fn parse_call_responses(
         Some(other) => arguments_from_value(other.clone()),
         None => Err("the call has no `arguments`".to_owned()),
     };
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::OpenAiResponses,
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Target::OpenAiResponses,
         id: Some(id),
         name,
         arguments,
@@ -223,11 +382,13 @@ pub(crate) fn parse_call_responses(
 }
 
 /// Reads a Chat Completions `tool_calls` entry: `function.arguments` is a JSON string.
-pub(crate) fn parse_call_chat(
+fn parse_call_chat(
     item: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{CallError, arguments_from_string, arguments_from_value, string_field};
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{
+        CallError, arguments_from_string, arguments_from_value, string_field,
+    };
     let Some(Value::Object(function)) = item.get("function") else {
         return Err(CallError::not_a_call(
             pointer,
@@ -241,8 +402,8 @@ pub(crate) fn parse_call_chat(
         Some(other) => arguments_from_value(other.clone()),
         None => Err("the call has no `arguments`".to_owned()),
     };
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::OpenAiChat,
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Target::OpenAiChat,
         id: Some(id),
         name,
         arguments,
@@ -274,7 +435,7 @@ fn responses_output(result: &crate::result::ToolResult) -> Value {
 }
 
 /// The text a model reads: structured content as JSON when present, else the text blocks.
-pub(crate) fn output_text(result: &crate::result::ToolResult) -> String {
+fn output_text(result: &crate::result::ToolResult) -> String {
     match (&result.structured, result.is_error) {
         (Some(value), false) => value.to_string(),
         _ => result.text_content(),
@@ -282,19 +443,19 @@ pub(crate) fn output_text(result: &crate::result::ToolResult) -> String {
 }
 
 /// `{"type": "function_call_output", "call_id", "output"}`.
-pub(crate) fn render_responses(call_id: &str, result: &crate::result::ToolResult) -> Value {
+fn render_responses(call_id: &str, result: &crate::result::ToolResult) -> Value {
     json!({ "type": "function_call_output", "call_id": call_id, "output": responses_output(result) })
 }
 
 /// `{"role": "tool", "tool_call_id", "content"}`.
-pub(crate) fn render_chat(call_id: &str, result: &crate::result::ToolResult) -> Value {
+fn render_chat(call_id: &str, result: &crate::result::ToolResult) -> Value {
     json!({ "role": "tool", "tool_call_id": call_id, "content": output_text(result) })
 }
 
 /// `tool_choice` of a Responses request: `"auto"`, `"none"`, `"required"`, a function, or an
 /// `allowed_tools` set (openai-python `ToolChoiceAllowedParam`, `mode` `auto` or `required`).
-fn tool_choice_responses(choice: &crate::request::Choice) -> Value {
-    use crate::request::Choice;
+fn tool_choice_responses(choice: &crate::exchange::request::Choice) -> Value {
+    use crate::exchange::request::Choice;
     match choice {
         Choice::Auto => json!("auto"),
         Choice::None => json!("none"),
@@ -311,8 +472,8 @@ fn tool_choice_responses(choice: &crate::request::Choice) -> Value {
 /// `tool_choice` of a Chat Completions request. The `allowed_tools` form is in the API since
 /// 2025-08 (openai-python `ChatCompletionAllowedToolChoiceParam`, in
 /// `ChatCompletionToolChoiceOptionParam` of openai 3.57.0).
-fn tool_choice_chat(choice: &crate::request::Choice) -> Value {
-    use crate::request::Choice;
+fn tool_choice_chat(choice: &crate::exchange::request::Choice) -> Value {
+    use crate::exchange::request::Choice;
     match choice {
         Choice::Auto => json!("auto"),
         Choice::None => json!("none"),
@@ -334,10 +495,10 @@ fn tool_choice_chat(choice: &crate::request::Choice) -> Value {
 /// A Responses API request body: `instructions` apart from the `input` items (R26); the
 /// model's calls go back as `function_call` items before their `function_call_output` items,
 /// with the model's own `reasoning` items first (provider-rules §2.6).
-pub(crate) fn request_responses(
-    parts: crate::request::Parts<'_>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::Turn;
+fn request_responses(
+    parts: crate::exchange::request::Parts<'_>,
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::Turn;
     let mut input = Vec::new();
     for turn in parts.turns {
         match turn {
@@ -375,10 +536,10 @@ pub(crate) fn request_responses(
 
 /// A Chat Completions request body: the system prompt as the first message, the model's calls
 /// in an assistant message's `tool_calls`, one `role: "tool"` message per result.
-pub(crate) fn request_chat(
-    parts: crate::request::Parts<'_>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::Turn;
+fn request_chat(
+    parts: crate::exchange::request::Parts<'_>,
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::Turn;
     let mut messages = Vec::new();
     if let Some(system) = parts.system {
         messages.push(json!({ "role": "system", "content": system }));
@@ -425,11 +586,11 @@ pub(crate) fn request_chat(
 
 /// Reads a Responses API response: `output` items (`message` text, `function_call`,
 /// `reasoning`), and `status` with `incomplete_details`.
-pub(crate) fn read_responses(
+fn read_responses(
     body: &Map<String, Value>,
-    reader: &mut crate::response::ReplyReader<'_>,
-) -> Result<crate::response::StopReason, crate::response::ResponseError> {
-    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    reader: &mut crate::exchange::response::ReplyReader<'_>,
+) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
+    use crate::exchange::response::{ResponseError, StopKind, StopReason, array_at};
     let output = array_at(body, "output", "", "an OpenAI Responses response")?;
     let mut refused = false;
     for (i, item) in output.iter().enumerate() {
@@ -509,11 +670,11 @@ pub(crate) fn read_responses(
 /// Reads a Chat Completions response: `choices[0].message` (`content`, `refusal`,
 /// `tool_calls`) and its `finish_reason`. A forced tool choice ends with `stop`, not
 /// `tool_calls`, so the calls decide.
-pub(crate) fn read_chat(
+fn read_chat(
     body: &Map<String, Value>,
-    reader: &mut crate::response::ReplyReader<'_>,
-) -> Result<crate::response::StopReason, crate::response::ResponseError> {
-    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    reader: &mut crate::exchange::response::ReplyReader<'_>,
+) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
+    use crate::exchange::response::{ResponseError, StopKind, StopReason, array_at};
     let choices = array_at(body, "choices", "", "a Chat Completions response")?;
     let Some(choice) = choices.first() else {
         return Err(ResponseError::shape(

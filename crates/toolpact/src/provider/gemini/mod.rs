@@ -1,12 +1,134 @@
 //! Google Gemini function declarations: `parameters` in the OpenAPI 3.0 subset (`gemini`) or
 //! `parametersJsonSchema` in JSON Schema (`gemini-json`), provider-rules §4.
 
+pub(crate) mod facts;
+
 use super::{Share, drop_unplaced, object, require_object_root};
+use crate::json::child_pointer;
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::schema::{MAX_DEPTH, child_pointer};
+use crate::provider::descriptor::{ModelApi, Provider};
+use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
+
+/// The Gemini provider with OpenAPI-subset `parameters`.
+pub(crate) struct Parameters;
+
+/// The Gemini provider with JSON Schema `parametersJsonSchema`.
+pub(crate) struct JsonSchema;
+
+impl Provider for Parameters {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        _options: super::ExportOptions,
+        _share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower(tool, name, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        wrap(items)
+    }
+
+    fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
+        import(&item)
+    }
+
+    fn parse_call(
+        &self,
+        call: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+        parse_call(call, pointer)
+    }
+
+    /// A made-up id is never sent to Gemini.
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        name: &str,
+        result: &crate::result::ToolResult,
+    ) -> Value {
+        render_result(
+            id.filter(|id| !crate::exchange::response::is_made_up_gemini_id(id)),
+            name,
+            result,
+        )
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        Some(self)
+    }
+}
+
+impl ModelApi for Parameters {
+    fn required_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    fn build_request(
+        &self,
+        parts: crate::exchange::request::Parts<'_>,
+    ) -> Result<Value, crate::exchange::request::Unsupported> {
+        request(parts)
+    }
+
+    fn read_response(
+        &self,
+        body: &Map<String, Value>,
+        reader: &mut crate::exchange::response::ReplyReader<'_>,
+    ) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError>
+    {
+        read_response(body, reader)
+    }
+}
+
+/// Gemini JSON reads and answers as Gemini does; only the lowering differs.
+impl Provider for JsonSchema {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        _options: super::ExportOptions,
+        share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower_json(tool, name, share, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        wrap(items)
+    }
+
+    fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
+        Parameters.import(item)
+    }
+
+    fn parse_call(
+        &self,
+        call: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+        Parameters.parse_call(call, pointer)
+    }
+
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        name: &str,
+        result: &crate::result::ToolResult,
+    ) -> Value {
+        Parameters.render_result(id, name, result)
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        Some(&Parameters)
+    }
+}
 
 /// Formats the `Schema` proto documents: float and double for NUMBER, int32 and int64 for
 /// INTEGER, enum and date-time for STRING.
@@ -39,11 +161,7 @@ pub(crate) const PARAMETERS: Profile = Profile {
 };
 
 /// `{"name", "description", "parameters", "response"}` with OpenAPI-subset schemas.
-pub(crate) fn lower(
-    tool: &Tool,
-    name: &str,
-    log: &mut LossLog<'_>,
-) -> Result<Value, Unrepresentable> {
+fn lower(tool: &Tool, name: &str, log: &mut LossLog<'_>) -> Result<Value, Unrepresentable> {
     require_object_root(tool, "Gemini", log)?;
     let parameters = Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
     let has_properties = parameters
@@ -84,7 +202,7 @@ pub(crate) fn lower(
 }
 
 /// `{"name", "description", "parametersJsonSchema", "responseJsonSchema"}`: JSON Schema kept.
-pub(crate) fn lower_json(
+fn lower_json(
     tool: &Tool,
     name: &str,
     share: &mut Share,
@@ -101,7 +219,7 @@ pub(crate) fn lower_json(
 }
 
 /// Gemini's `tools` value: one `Tool` holding every declaration.
-pub(crate) fn wrap(declarations: Vec<Value>) -> Value {
+fn wrap(declarations: Vec<Value>) -> Value {
     // Moved in, not through `json!`, which would serialize a copy of every declaration.
     let mut tool = Map::new();
     tool.insert(
@@ -113,7 +231,7 @@ pub(crate) fn wrap(declarations: Vec<Value>) -> Value {
 
 /// Reads one function declaration, in the REST spelling (`parametersJsonSchema`) or the
 /// Python SDK's (`parameters_json_schema`).
-pub(crate) fn import(item: &Map<String, Value>) -> super::ImportedTool {
+fn import(item: &Map<String, Value>) -> super::ImportedTool {
     let mut notes = Vec::new();
     let get = |camel: &str, snake: &str| {
         item.get(camel)
@@ -259,11 +377,11 @@ fn from_openapi(schema: &Value, depth: usize) -> Value {
 }
 
 /// Reads a `functionCall` part (or a bare `FunctionCall`): `args` is an object, `id` optional.
-pub(crate) fn parse_call(
+fn parse_call(
     part: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{CallError, arguments_from_value, string_field};
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{CallError, arguments_from_value, string_field};
     let (call, at) = match part
         .get("functionCall")
         .or_else(|| part.get("function_call"))
@@ -277,8 +395,8 @@ pub(crate) fn parse_call(
         }
         None => (part, pointer.to_owned()),
     };
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::Gemini,
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Target::Gemini,
         id: call.get("id").and_then(Value::as_str).map(str::to_owned),
         name: string_field(call, "name", &at)?,
         arguments: match call.get("args") {
@@ -290,11 +408,7 @@ pub(crate) fn parse_call(
 
 /// A `functionResponse` part: the result under `response.output`, an error under
 /// `response.error` (the response must be an object).
-pub(crate) fn render_result(
-    id: Option<&str>,
-    name: &str,
-    result: &crate::result::ToolResult,
-) -> Value {
+fn render_result(id: Option<&str>, name: &str, result: &crate::result::ToolResult) -> Value {
     let response = if result.is_error {
         json!({ "error": result.text_content() })
     } else {
@@ -319,10 +433,10 @@ pub(crate) fn render_result(
 /// docstring still says ANY only, while its `FunctionCallingConfigMode.VALIDATED` docstring
 /// says the names restrict it too).
 fn tool_config(
-    choice: &crate::request::Choice,
+    choice: &crate::exchange::request::Choice,
     parallel: Option<bool>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::{Choice, Unsupported};
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::{Choice, Unsupported};
     // With no call at all there is nothing to limit.
     if parallel == Some(false) && *choice != Choice::None {
         return Err(Unsupported {
@@ -348,10 +462,10 @@ fn tool_config(
 /// `role: "model"` contents whose `functionCall` parts keep their `thoughtSignature`; all the
 /// results of a turn's calls as `functionResponse` parts of one user turn, in the order of the
 /// calls (provider-rules §4.5). The model is in the URL, not the body.
-pub(crate) fn request(
-    parts: crate::request::Parts<'_>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::Turn;
+fn request(
+    parts: crate::exchange::request::Parts<'_>,
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::Turn;
     let tool_config = parts
         .choice
         .as_ref()
@@ -411,11 +525,11 @@ pub(crate) fn request(
 /// Reads a `generateContent` response: `candidates[0].content.parts` (`text`, `functionCall`
 /// with its `thoughtSignature`) and `finishReason`; a prompt blocked before any candidate is a
 /// refusal (`promptFeedback.blockReason`).
-pub(crate) fn read_response(
+fn read_response(
     body: &Map<String, Value>,
-    reader: &mut crate::response::ReplyReader<'_>,
-) -> Result<crate::response::StopReason, crate::response::ResponseError> {
-    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    reader: &mut crate::exchange::response::ReplyReader<'_>,
+) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
+    use crate::exchange::response::{ResponseError, StopKind, StopReason, array_at};
     let candidates = match body.get("candidates") {
         None | Some(Value::Null) => {
             let blocked = body

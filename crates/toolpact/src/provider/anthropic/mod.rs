@@ -1,12 +1,88 @@
 //! Anthropic Messages API tools, `{"name", "description", "input_schema"}`, and the strict
 //! subset that `strict: true` accepts (provider-rules §3).
 
+pub(crate) mod facts;
+
 use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
+use crate::json::child_pointer;
 use crate::loss::{LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::schema::child_pointer;
+use crate::provider::descriptor::{ModelApi, Provider};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
+
+/// The Anthropic Messages API provider.
+pub(crate) struct Anthropic;
+
+impl Provider for Anthropic {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        options: ExportOptions,
+        share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower(tool, name, options, share, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
+        import(&item)
+    }
+
+    fn parse_call(
+        &self,
+        call: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+        parse_call(call, pointer)
+    }
+
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        _name: &str,
+        result: &crate::result::ToolResult,
+    ) -> Value {
+        render_result(id.unwrap_or_default(), result)
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        Some(self)
+    }
+}
+
+impl ModelApi for Anthropic {
+    fn required_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("model", "the Messages API requires the model in the body"),
+            (
+                "max_tokens",
+                "the Messages API requires the most tokens the answer may use",
+            ),
+        ]
+    }
+
+    fn build_request(
+        &self,
+        parts: crate::exchange::request::Parts<'_>,
+    ) -> Result<Value, crate::exchange::request::Unsupported> {
+        request(parts)
+    }
+
+    fn read_response(
+        &self,
+        body: &Map<String, Value>,
+        reader: &mut crate::exchange::response::ReplyReader<'_>,
+    ) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError>
+    {
+        read_response(body, reader)
+    }
+}
 
 /// String formats strict tool use accepts.
 const STRICT_FORMATS: &[&str] = &[
@@ -83,7 +159,7 @@ pub(crate) const STRICT: Profile = Profile {
 };
 
 /// `{"name", "description", "input_schema", "strict"}`.
-pub(crate) fn lower(
+fn lower(
     tool: &Tool,
     name: &str,
     options: ExportOptions,
@@ -107,7 +183,7 @@ pub(crate) fn lower(
 
 /// Reads one Anthropic custom tool. Request settings (`cache_control`, `strict`, …) are
 /// returned as notes.
-pub(crate) fn import(item: &Map<String, Value>) -> super::ImportedTool {
+fn import(item: &Map<String, Value>) -> super::ImportedTool {
     let mut notes = Vec::new();
     for (key, value) in item {
         match key.as_str() {
@@ -144,13 +220,13 @@ pub(crate) fn import(item: &Map<String, Value>) -> super::ImportedTool {
 }
 
 /// Reads a `tool_use` block: `input` is already an object.
-pub(crate) fn parse_call(
+fn parse_call(
     block: &Map<String, Value>,
     pointer: &str,
-) -> Result<crate::call::ToolCall, crate::call::CallError> {
-    use crate::call::{arguments_from_value, string_field};
-    Ok(crate::call::ToolCall {
-        format: crate::catalog::Format::Anthropic,
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{arguments_from_value, string_field};
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Target::Anthropic,
         id: Some(string_field(block, "id", pointer)?),
         name: string_field(block, "name", pointer)?,
         arguments: match block.get("input") {
@@ -161,7 +237,7 @@ pub(crate) fn parse_call(
 }
 
 /// `{"type": "tool_result", "tool_use_id", "content", "is_error"}`, for the next user turn.
-pub(crate) fn render_result(tool_use_id: &str, result: &crate::result::ToolResult) -> Value {
+fn render_result(tool_use_id: &str, result: &crate::result::ToolResult) -> Value {
     use crate::result::Content;
     let content: Vec<Value> = match (&result.structured, result.is_error) {
         (Some(value), false) => vec![json!({ "type": "text", "text": value.to_string() })],
@@ -187,10 +263,10 @@ pub(crate) fn render_result(tool_use_id: &str, result: &crate::result::ToolResul
 /// `tool_choice`: `auto`, `any`, `tool` and `none` (provider-rules §3.5). The first three take
 /// `disable_parallel_tool_use`; the Messages API has no allowed subset of tools.
 fn tool_choice(
-    choice: &crate::request::Choice,
+    choice: &crate::exchange::request::Choice,
     parallel: Option<bool>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::{Choice, Unsupported};
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::{Choice, Unsupported};
     let mut value = match choice {
         Choice::Auto => json!({ "type": "auto" }),
         Choice::None => return Ok(json!({ "type": "none" })),
@@ -212,10 +288,10 @@ fn tool_choice(
 /// A Messages API request body: `system` apart (R26); each assistant turn's `thinking` blocks
 /// first, then its text and `tool_use` blocks; all the results of a turn's calls as
 /// `tool_result` blocks of one user turn, before any text the user adds (provider-rules §3.4).
-pub(crate) fn request(
-    parts: crate::request::Parts<'_>,
-) -> Result<Value, crate::request::Unsupported> {
-    use crate::request::Turn;
+fn request(
+    parts: crate::exchange::request::Parts<'_>,
+) -> Result<Value, crate::exchange::request::Unsupported> {
+    use crate::exchange::request::Turn;
     let tool_choice = parts
         .choice
         .as_ref()
@@ -272,11 +348,11 @@ pub(crate) fn request(
 
 /// Reads a Messages API response: `content` blocks (`text`, `tool_use`, `thinking`,
 /// `redacted_thinking`) and `stop_reason`.
-pub(crate) fn read_response(
+fn read_response(
     body: &Map<String, Value>,
-    reader: &mut crate::response::ReplyReader<'_>,
-) -> Result<crate::response::StopReason, crate::response::ResponseError> {
-    use crate::response::{ResponseError, StopKind, StopReason, array_at};
+    reader: &mut crate::exchange::response::ReplyReader<'_>,
+) -> Result<crate::exchange::response::StopReason, crate::exchange::response::ResponseError> {
+    use crate::exchange::response::{ResponseError, StopKind, StopReason, array_at};
     let content = array_at(body, "content", "", "an Anthropic Messages response")?;
     for (i, block) in content.iter().enumerate() {
         let at = format!("/content/{i}");

@@ -1,0 +1,325 @@
+//! Export: drives a provider over a list of tools. [`export`] makes each name acceptable to the
+//! target (and remembers the rewrite in a [`NameMap`]), lowers the tool, and collects every
+//! loss in a [`LossReport`]. A tool the target cannot represent is left out and reported;
+//! the others are still exported.
+
+use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
+use crate::name::{NameMap, NameRule};
+use crate::provider::table::provider;
+use crate::provider::{ExportOptions, Share, Target, require_object_root};
+use crate::registry::Registry;
+use crate::tool::Tool;
+use serde_json::Value;
+
+/// Why an export could not run at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    /// `strict` was asked of a target that has no strict mode.
+    #[error(
+        "{0} has no strict mode; --strict applies to openai-responses, openai-chat and anthropic"
+    )]
+    NoStrictMode(Target),
+}
+
+/// The result of an export: the provider payload, what was lost, and the name mapping.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Export {
+    /// The target written.
+    pub target: Target,
+    /// The provider payload, ready to send or save.
+    pub payload: Value,
+    /// Everything the target could not express, and the tools left out.
+    pub report: LossReport,
+    /// Exported names mapped back to the original ones.
+    pub names: NameMap,
+}
+
+/// Exports `tools` to `target`.
+///
+/// Fails only when the options do not fit the target; a tool the target cannot represent is
+/// left out and listed in [`LossReport::left_out`]. Built on [`Exporter`].
+pub fn export<'t>(
+    tools: impl IntoIterator<Item = &'t Tool>,
+    target: Target,
+    options: ExportOptions,
+) -> Result<Export, ExportError> {
+    let mut exporter = Exporter::new(target, options)?;
+    let mut report = LossReport::default();
+    let mut items = Vec::new();
+    for tool in tools {
+        let lowered = exporter.name(tool).and_then(|named| {
+            exporter
+                .lower(tool, &named)
+                .inspect_err(|_| exporter.release(tool, &named))
+        });
+        match lowered {
+            Ok(lowered) => {
+                report.losses.extend(lowered.losses);
+                items.push(lowered.item);
+            }
+            Err(unrepresentable) => report.left_out.push(unrepresentable),
+        }
+    }
+    Ok(exporter.finish(items, report))
+}
+
+/// A tool named for a target by [`Exporter::name`], ready for [`Exporter::lower`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Named {
+    /// The tool's position among the tools named so far.
+    pub index: usize,
+    /// The name the target sees: the tool's own, or the rewrite its naming rule required.
+    pub name: String,
+    /// The rewrite of the name, when there was one.
+    renamed: Option<Loss>,
+}
+
+/// One tool as the target receives it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lowered {
+    /// The tool's definition in the target's payload.
+    pub item: Value,
+    /// What the target could not express of the tool (a rewritten name included).
+    pub losses: Vec<Loss>,
+    /// Whether `item` holds `null` where the target sends the tool's input schema exactly as
+    /// written: only from [`Exporter::lower_sharing`], for a reader that has the tool.
+    pub schema_as_written: bool,
+}
+
+/// Exports tools one at a time, in two steps.
+///
+/// [`Exporter::name`] takes the tools in order and gives each a name the target accepts and
+/// no earlier tool holds; it leaves out the tools no target can take (no name, or an input
+/// schema that is not an object). [`Exporter::lower`] then turns a named tool into the
+/// target's payload item, independently of the other tools: a caller may lower on several
+/// threads, or look at each item and drop it rather than hold the payload of a whole
+/// catalog. [`Exporter::finish`] wraps the items in the target's envelope. [`export`] is
+/// these steps, tool by tool.
+///
+/// A tool whose lowering fails is left out, and should not keep its name from a later tool:
+/// [`Exporter::release`] frees it. A caller that names every tool before lowering any must
+/// name again after a failure for the names to be those [`export`] gives.
+#[derive(Debug, Clone)]
+pub struct Exporter {
+    target: Target,
+    options: ExportOptions,
+    rule: NameRule,
+    names: NameMap,
+    next: usize,
+}
+
+impl Exporter {
+    /// An exporter to `target`; fails when the options do not fit the target.
+    pub fn new(target: Target, options: ExportOptions) -> Result<Exporter, ExportError> {
+        if options.strict && !target.has_strict_mode() {
+            return Err(ExportError::NoStrictMode(target));
+        }
+        Ok(Exporter {
+            target,
+            options,
+            rule: target.name_rule(),
+            names: NameMap::default(),
+            next: 0,
+        })
+    }
+
+    /// The target.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// Names the next tool, or says why the target cannot take it (an empty name, a name
+    /// that collides once rewritten, an input schema that is not an object).
+    pub fn name(&mut self, tool: &Tool) -> Result<Named, Unrepresentable> {
+        let index = self.next;
+        self.next += 1;
+        let mut log = LossLog::new(&tool.name, index);
+        let name = export_name(tool, self.rule, &self.names, &mut log)?;
+        require_object_root(tool, self.target.vendor(), &log)?;
+        self.names.insert(name.clone(), tool.name.clone());
+        Ok(Named {
+            index,
+            name,
+            renamed: log.into_losses().pop(),
+        })
+    }
+
+    /// Lowers `tool`, named by [`Exporter::name`] as `named`, into the target's payload item.
+    pub fn lower(&self, tool: &Tool, named: &Named) -> Result<Lowered, Unrepresentable> {
+        self.lower_with(tool, named, false)
+    }
+
+    /// Lowers `tool` as [`Exporter::lower`] does, except that where the target sends the
+    /// input schema exactly as written and the item would hold a copy of it (OpenAI and
+    /// Anthropic without strict mode, Gemini JSON), the item holds `null` in its place and
+    /// [`Lowered::schema_as_written`] is set: a reader that has the tool reads the schema
+    /// there, and no copy of it is made. Such an item is not a payload: do not pass it to
+    /// [`Exporter::finish`] or send it.
+    pub fn lower_sharing(&self, tool: &Tool, named: &Named) -> Result<Lowered, Unrepresentable> {
+        self.lower_with(tool, named, true)
+    }
+
+    fn lower_with(
+        &self,
+        tool: &Tool,
+        named: &Named,
+        share: bool,
+    ) -> Result<Lowered, Unrepresentable> {
+        let mut log = LossLog::starting_with(&tool.name, named.index, named.renamed.clone());
+        let name = named.name.as_str();
+        let options = self.options;
+        let mut share = Share::new(share);
+        let item = provider(self.target).lower(tool, name, options, &mut share, &mut log)?;
+        Ok(Lowered {
+            item,
+            losses: log.into_losses(),
+            schema_as_written: share.used(),
+        })
+    }
+
+    /// Names every tool of `tools`, in order: each tool's name, or why the target cannot
+    /// take it.
+    pub fn name_all<'t>(
+        &mut self,
+        tools: impl IntoIterator<Item = &'t Tool>,
+    ) -> Vec<Result<Named, Unrepresentable>> {
+        let tools = tools.into_iter();
+        // Room for every name at once, rather than growing the maps step by step.
+        self.names.reserve(tools.size_hint().0);
+        tools.map(|tool| self.name(tool)).collect()
+    }
+
+    /// Names `tools` again from the start, after lowering them (in any order) found that
+    /// the tools at the positions `failed` cannot be lowered, so that the names are those
+    /// [`export`] gives: a failed tool leaves its name to the tools after it. `names` holds
+    /// what [`Exporter::name_all`] gave for the same tools, and is updated; the positions
+    /// whose result changed are returned. A tool named now that was not named before is
+    /// lowered here, to learn whether it fails too.
+    pub fn name_again<'t>(
+        &mut self,
+        tools: impl IntoIterator<Item = &'t Tool>,
+        names: &mut [Result<Named, Unrepresentable>],
+        failed: &[usize],
+    ) -> Vec<usize> {
+        let mut fresh = Exporter {
+            names: NameMap::default(),
+            next: 0,
+            ..self.clone()
+        };
+        let mut changed = Vec::new();
+        for ((index, tool), before) in tools.into_iter().enumerate().zip(names.iter_mut()) {
+            let now = fresh.name(tool);
+            if let Ok(named) = &now
+                && (failed.contains(&index) || before.is_err())
+                && fresh.lower(tool, named).is_err()
+            {
+                fresh.release(tool, named);
+            }
+            if now != *before {
+                changed.push(index);
+                *before = now;
+            }
+        }
+        *self = fresh;
+        changed
+    }
+
+    /// Frees the name of `tool`, named as `named`, when it is not sent after all (its
+    /// lowering failed), so that a tool named later may take it.
+    pub fn release(&mut self, tool: &Tool, named: &Named) {
+        if self.names.original(&named.name) == Some(tool.name.as_str()) {
+            self.names.remove(&named.name, &tool.name);
+        }
+    }
+
+    /// The names given so far, mapped to the tools' original names.
+    pub fn names(&self) -> &NameMap {
+        &self.names
+    }
+
+    /// The export of the lowered `items`, in the order they were named, with the loss
+    /// `report` of all the tools.
+    pub fn finish(self, items: Vec<Value>, report: LossReport) -> Export {
+        let payload = provider(self.target).wrap(items);
+        Export {
+            target: self.target,
+            payload,
+            report,
+            names: self.names,
+        }
+    }
+}
+
+/// Checks that `registry` is coherent, for a test suite to assert (R24): every tool has
+/// a handler, and every target exports every tool (no name collision after rewriting, no
+/// schema a target cannot express, strict variants included). Schemas were compiled at
+/// registration. Returns every problem found.
+pub fn check_coherence(registry: &Registry) -> Result<(), Vec<String>> {
+    let mut problems = Vec::new();
+    for r in registry.entries() {
+        if r.handler().is_none() {
+            problems.push(format!(
+                "tool {:?} ({}) has no handler",
+                r.tool().name,
+                r.source()
+            ));
+        }
+    }
+    for target in Target::ALL {
+        let mut variants = vec![false];
+        if target.has_strict_mode() {
+            variants.push(true);
+        }
+        for strict in variants {
+            let Ok(export) = export(registry.tools(), target, ExportOptions { strict }) else {
+                continue;
+            };
+            let mode = if strict { " --strict" } else { "" };
+            for left in export.report.left_out {
+                problems.push(format!("{target}{mode} cannot export {}", left));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+fn export_name(
+    tool: &Tool,
+    rule: NameRule,
+    taken: &NameMap,
+    log: &mut LossLog<'_>,
+) -> Result<String, Unrepresentable> {
+    let name = match rule.check(&tool.name) {
+        Ok(()) => tool.name.clone(),
+        Err(problem) => {
+            let Some(rewritten) = rule.rewrite(&tool.name) else {
+                return Err(log.unrepresentable("/name", "the tool has an empty name"));
+            };
+            log.push(
+                "/name",
+                LossKind::Renamed,
+                format!(
+                    "becomes {rewritten:?}: {problem}; {} names allow {} up to {} characters",
+                    rule.label, rule.charset, rule.max_len
+                ),
+            );
+            rewritten
+        }
+    };
+    if let Some(other) = taken.original(&name) {
+        let reason = if other == tool.name {
+            format!("another tool is already named {name:?}")
+        } else {
+            format!(
+                "its {} name {name:?} collides with the tool {other:?}",
+                rule.label
+            )
+        };
+        return Err(log.unrepresentable("/name", reason));
+    }
+    Ok(name)
+}

@@ -1,0 +1,156 @@
+//! MCP: the `tools/list` result, `{"tools": [...]}`, which carries every field of the contract.
+
+pub(crate) mod facts;
+
+use crate::exchange::call::{CallError, ToolCall};
+use crate::json::{child_pointer, json_type};
+use crate::loss::{LossLog, Unrepresentable};
+use crate::provider::descriptor::{ModelApi, Provider};
+use crate::provider::{ExportOptions, ImportedTool, ItemError, Share, require_object_root};
+use crate::result::ToolResult;
+use crate::tool::Tool;
+use serde_json::{Map, Value};
+
+/// The latest MCP protocol version toolpact renders for.
+pub const LATEST_MCP_VERSION: &str = "2026-07-28";
+
+/// The MCP provider.
+pub(crate) struct Mcp;
+
+impl Provider for Mcp {
+    fn lower(
+        &self,
+        tool: &Tool,
+        name: &str,
+        _options: ExportOptions,
+        _share: &mut Share,
+        log: &mut LossLog<'_>,
+    ) -> Result<Value, Unrepresentable> {
+        lower(tool, name, log)
+    }
+
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        wrap(items)
+    }
+
+    fn import(&self, item: Map<String, Value>) -> ImportedTool {
+        import(item)
+    }
+
+    fn parse_call(&self, call: &Map<String, Value>, pointer: &str) -> Result<ToolCall, CallError> {
+        parse_call(call, pointer)
+    }
+
+    fn render_result(&self, _id: Option<&str>, _name: &str, result: &ToolResult) -> Value {
+        render_result(result, LATEST_MCP_VERSION)
+    }
+
+    fn model_api(&self) -> Option<&dyn ModelApi> {
+        None
+    }
+}
+
+/// An MCP tool is the contract itself; only the name may change (when it breaks SEP-986).
+fn lower(tool: &Tool, name: &str, log: &mut LossLog<'_>) -> Result<Value, Unrepresentable> {
+    require_object_root(tool, "MCP", log)?;
+    let mut value = serde_json::to_value(tool)
+        .map_err(|e| log.unrepresentable("", format!("cannot serialize the tool: {e}")))?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert("name".to_owned(), Value::String(name.to_owned()));
+    }
+    Ok(value)
+}
+
+fn wrap(tools: Vec<Value>) -> Value {
+    let mut map = Map::new();
+    map.insert("tools".to_owned(), Value::Array(tools));
+    Value::Object(map)
+}
+
+/// Reads `tools/call` params `{name, arguments?}`, or a whole JSON-RPC request holding them.
+fn parse_call(
+    obj: &Map<String, Value>,
+    pointer: &str,
+) -> Result<crate::exchange::call::ToolCall, crate::exchange::call::CallError> {
+    use crate::exchange::call::{CallError, arguments_from_value, string_field};
+    let (params, at) = if obj.get("method").and_then(Value::as_str) == Some("tools/call") {
+        match obj.get("params") {
+            Some(Value::Object(p)) => (p, format!("{pointer}/params")),
+            _ => {
+                return Err(CallError::not_a_call(
+                    pointer,
+                    "a tools/call request needs `params`",
+                ));
+            }
+        }
+    } else {
+        (obj, pointer.to_owned())
+    };
+    let id = obj
+        .get("id")
+        .filter(|_| obj.contains_key("jsonrpc"))
+        .map(|id| match id {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+    Ok(crate::exchange::call::ToolCall {
+        format: crate::provider::Target::Mcp,
+        id,
+        name: string_field(params, "name", &at)?,
+        arguments: match params.get("arguments") {
+            Some(Value::Null) | None => Ok(Value::Object(Map::new())),
+            Some(args) => arguments_from_value(args.clone()),
+        },
+    })
+}
+
+/// A `CallToolResult`. From protocol version 2026-07-28 on, results carry `resultType`.
+pub(crate) fn render_result(result: &crate::result::ToolResult, protocol_version: &str) -> Value {
+    let mut value = serde_json::to_value(result).unwrap_or_else(|_| Value::Object(Map::new()));
+    if let Value::Object(map) = &mut value {
+        // `content` is required even when empty.
+        map.entry("content")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if protocol_version >= "2026-07-28" {
+            map.insert(
+                "resultType".to_owned(),
+                Value::String("complete".to_owned()),
+            );
+        }
+    }
+    value
+}
+
+/// Reads an MCP tool: the contract itself, with a pointer to the field that does not fit.
+fn import(obj: Map<String, Value>) -> ImportedTool {
+    let tool: Tool = serde_path_to_error::deserialize(Value::Object(obj)).map_err(|e| {
+        let path = e.path().to_string();
+        let pointer = if path == "." {
+            String::new()
+        } else {
+            path.split('.')
+                .fold(String::new(), |acc, seg| child_pointer(&acc, seg))
+        };
+        ItemError {
+            pointer,
+            message: e.into_inner().to_string(),
+        }
+    })?;
+    for (key, schema) in [
+        ("inputSchema", Some(&tool.input_schema)),
+        ("outputSchema", tool.output_schema.as_ref()),
+    ] {
+        if let Some(schema) = schema
+            && !schema.is_object()
+        {
+            return Err(ItemError {
+                pointer: format!("/{key}"),
+                message: format!(
+                    "`{key}` must be a JSON Schema object, found a JSON {}",
+                    json_type(schema)
+                ),
+            });
+        }
+    }
+    Ok((tool, Vec::new()))
+}

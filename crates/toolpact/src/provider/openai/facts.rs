@@ -1,0 +1,53 @@
+//! OpenAI as data: the names, naming rule and limits of the Responses and Chat Completions
+//! targets.
+
+use crate::name;
+use crate::provider::facts::{DescriptionCap, Facts, Limits, StrictLimits};
+
+/// The longest description OpenAI Chat Completions has been seen to accept
+/// (`string_above_max_length`, provider-rules §2.3); it may apply to Responses.
+const DESCRIPTION: DescriptionCap = DescriptionCap {
+    chars: 1024,
+    rejects: true,
+};
+
+/// The complexity limits of strict mode (provider-rules §2.5).
+const STRICT: StrictLimits = StrictLimits {
+    properties: Some(5000),
+    nesting_levels: Some(10),
+    enum_values: Some(1000),
+    characters: Some(120_000),
+    large_enum: Some((250, 15_000)),
+    ..StrictLimits::NONE
+};
+
+/// The OpenAI Responses API `tools` array.
+pub(crate) const RESPONSES: Facts = Facts {
+    name: "openai-responses",
+    vendor: "OpenAI",
+    name_rule: name::OPENAI,
+    limits: Limits {
+        description: Some(DESCRIPTION),
+        tools: None,
+        strict: Some(STRICT),
+    },
+    arguments_as_text: true,
+    calls_without_ids: false,
+    thought_signatures: false,
+};
+
+/// The OpenAI Chat Completions `tools` array.
+pub(crate) const CHAT: Facts = Facts {
+    name: "openai-chat",
+    vendor: "OpenAI",
+    name_rule: name::OPENAI,
+    limits: Limits {
+        description: Some(DESCRIPTION),
+        // `array_above_max_length` past 128 tools (provider-rules §2.3).
+        tools: Some(128),
+        strict: Some(STRICT),
+    },
+    arguments_as_text: true,
+    calls_without_ids: false,
+    thought_signatures: false,
+};
