@@ -7,7 +7,8 @@ JSON file per server.
 
 Every package is installed under target/real-servers/ of the repository: npm packages into
 npm/NAME (one prefix per server), PyPI packages into venv/NAME (one virtual environment per
-server). A server already captured at its pinned version in the output directory is neither
+server). An entry with a `skip` reason was tried and cannot be captured here; it is left out
+unless named on the command line. A server already captured at its pinned version in the output directory is neither
 installed nor started again unless --force is given. A server that fails to install, to start
 or to list is reported on standard error and skipped; the exit status is 1 when any failed.
 
@@ -250,7 +251,11 @@ def capture_all(args: argparse.Namespace) -> int:
     if unknown:
         log(f"unknown server names: {', '.join(unknown)}")
         return 2
-    chosen = [s for s in servers if not args.names or s["name"] in args.names]
+    chosen = [s for s in servers if s["name"] in args.names or not (args.names or "skip" in s)]
+    if not args.names:
+        for server in servers:
+            if "skip" in server:
+                log(f"{server['name']}: not captured: {server['skip']}")
     args.out.mkdir(parents=True, exist_ok=True)
     failed: list[tuple[str, str]] = []
     for index, server in enumerate(chosen, 1):
@@ -300,6 +305,20 @@ def readme(args: argparse.Namespace) -> int:
             f"| {server['registry']} | {tools} | {server['licence']} |"
         )
     rows.append(f"| **{count} servers** | | | **{total}** | |")
+    skipped = [server for server in load_servers() if "skip" in server]
+    if skipped:
+        rows += [
+            "",
+            "Tried and not captured (each keeps its entry in `servers.json` with the reason):",
+            "",
+            "| server | package@version | registry | licence | why |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        rows += [
+            f"| [{server['name']}]({server['source']}) | `{server['package']}@{server['version']}` "
+            f"| {server['registry']} | {server['licence']} | {server['skip']} |"
+            for server in skipped
+        ]
     path = args.out / "README.md"
     text = path.read_text()
     head, _, rest = text.partition(TABLE_START)
