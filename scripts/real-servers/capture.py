@@ -7,10 +7,12 @@ JSON file per server.
 
 Every package is installed under target/real-servers/ of the repository: npm packages into
 npm/NAME (one prefix per server), PyPI packages into venv/NAME (one virtual environment per
-server). An entry with a `skip` reason was tried and cannot be captured here; it is left out
-unless named on the command line. A server already captured at its pinned version in the output directory is neither
-installed nor started again unless --force is given. A server that fails to install, to start
-or to list is reported on standard error and skipped; the exit status is 1 when any failed.
+server), each install limited to 15 minutes. An entry with a `skip` reason was tried and
+cannot be captured on a machine that reaches only the package registries; it is left out unless
+named on the command line. A server already captured at its pinned version in the output
+directory is neither installed nor started again unless --force is given. A server that fails
+to install, to start or to list is reported on standard error and skipped; the exit status is 1
+when any failed.
 
 Each server runs in its own scratch folder, /tmp/toolpact-real-servers/NAME, with HOME pointing
 there and only the variables named in servers.json (dummy values, never real credentials)
