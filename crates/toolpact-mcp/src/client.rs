@@ -8,9 +8,10 @@
 use crate::child::{self, Child, ServerStderr};
 use crate::convert;
 use crate::error::ClientError;
+use crate::protocol;
 use rmcp::model::{
     CallToolRequestParams, ClientConfig, ClientRequest, ErrorData, Implementation,
-    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, ServerResult,
+    ListToolsRequest, PaginatedRequestParams, ServerResult,
 };
 // `roots/list` is deprecated in 2026-07-28 (SEP-2577), but older servers still ask for it.
 #[allow(deprecated)]
@@ -226,9 +227,7 @@ impl ClientHandler for Watcher {
             Default::default(),
             Implementation::new("toolpact", env!("CARGO_PKG_VERSION")),
         )
-        // The newest version that still begins with `initialize`, which every server since
-        // 2024-11-05 answers.
-        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+        .with_protocol_version(protocol::requested())
     }
 }
 
