@@ -42,6 +42,7 @@ const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 /// Where a live server is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Source {
     /// A stdio server, started as a child process.
     Command {

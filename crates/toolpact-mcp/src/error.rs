@@ -6,6 +6,7 @@ use std::time::Duration;
 
 /// Why a server could not be built or stopped serving with an error.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServeError {
     /// A tool of the registry does not fit rmcp's wire model at all.
     #[error("tool {tool:?} cannot be served: {message}")]
@@ -36,6 +37,7 @@ pub enum ServeError {
 
 /// Why reading a live server failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ClientError {
     /// The server command could not be started.
     #[error("cannot start {command}: {source}")]
