@@ -48,6 +48,7 @@ impl fmt::Display for ChangeClass {
 /// What kind of change, for programs that read a diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ChangeKind {
     /// A tool is gone.
     ToolRemoved,

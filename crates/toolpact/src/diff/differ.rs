@@ -113,19 +113,17 @@ impl Differ<'_> {
 /// A JSON object.
 type Object = Map<String, Value>;
 
-/// The empty object: what an absent object member compares as.
-pub(super) static EMPTY: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
+/// The empty object: what an absent object member compares as, and the schema `true` means.
+pub(super) static EMPTY: LazyLock<Object> = LazyLock::new(Map::new);
 
 /// One key of two versions of a JSON object whose value differs: the key, the old value and
 /// the new one (`None` where the key is absent).
 pub(super) type ChangedEntry<'m> = (&'m str, Option<&'m Value>, Option<&'m Value>);
 
 /// The keys whose value differs between two versions of a JSON object, each once, in
-/// canonical (UTF-16) order, with the value on each side.
-pub(super) fn changed_entries<'m>(
-    old: &'m Map<String, Value>,
-    new: &'m Map<String, Value>,
-) -> Vec<ChangedEntry<'m>> {
+/// canonical (UTF-16) order, with the value on each side: the one comparison of maps that
+/// the tool's fields, schema keywords, properties, `$defs`, annotations and `_meta` share.
+pub(super) fn changed_entries<'m>(old: &'m Object, new: &'m Object) -> Vec<ChangedEntry<'m>> {
     let mut keys: Vec<&str> = old.keys().chain(new.keys()).map(String::as_str).collect();
     keys.sort_by(|x, y| utf16_cmp(x, y));
     keys.dedup();
@@ -143,16 +141,11 @@ pub(super) fn as_objects<'m>(
     old: Option<&'m Value>,
     new: Option<&'m Value>,
 ) -> Option<(&'m Object, &'m Object)> {
+    let as_object = |value: Option<&'m Value>| value.map_or(Some(&*EMPTY), Value::as_object);
     Some((as_object(old)?, as_object(new)?))
 }
 
-/// A member that holds an object, an absent one as the empty object; `None` when it is
-/// present but not an object.
-pub(super) fn as_object(value: Option<&Value>) -> Option<&Map<String, Value>> {
-    value.map_or(Some(&*EMPTY), Value::as_object)
-}
-
-/// A value as an object, anything else as the empty object.
-pub(super) fn object_or_empty(value: Option<&Value>) -> &Map<String, Value> {
+/// A value as an object, anything else (or nothing) as the empty object.
+pub(super) fn object_or_empty(value: Option<&Value>) -> &Object {
     value.and_then(Value::as_object).unwrap_or(&EMPTY)
 }

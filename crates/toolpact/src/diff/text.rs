@@ -28,6 +28,7 @@ pub struct WordChange {
 /// The operation of a word-diff run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum WordOp {
     /// In both texts.
     Equal,
