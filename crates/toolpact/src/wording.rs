@@ -2,9 +2,8 @@
 //! wherever it comes from: the names to suggest for a name that matches none ("did you
 //! mean"), and a duration.
 //!
-//! Validation, dispatch and the linter all suggest names; when each had its own measure of
-//! "close", a model could be offered one name by `validate` and another by dispatch for the
-//! same typo.
+//! [`closest_names`] is the one measure of "close" for every suggestion, so that argument
+//! validation, dispatch and the linter offer a model the same name for the same typo.
 
 use std::time::Duration;
 
