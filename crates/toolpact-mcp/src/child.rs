@@ -15,6 +15,7 @@ use tokio::task::JoinHandle;
 
 /// What happens to the server's standard error.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ServerStderr {
     /// Passed through to this process's standard error.
     Inherit,

@@ -8,9 +8,10 @@
 use crate::child::{self, Child, ServerStderr};
 use crate::convert;
 use crate::error::ClientError;
+use crate::protocol;
 use rmcp::model::{
     CallToolRequestParams, ClientConfig, ClientRequest, ErrorData, Implementation,
-    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, ServerResult,
+    ListToolsRequest, PaginatedRequestParams, ServerResult,
 };
 // `roots/list` is deprecated in 2026-07-28 (SEP-2577), but older servers still ask for it.
 #[allow(deprecated)]
@@ -41,6 +42,7 @@ const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 /// Where a live server is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Source {
     /// A stdio server, started as a child process.
     Command {
@@ -226,9 +228,7 @@ impl ClientHandler for Watcher {
             Default::default(),
             Implementation::new("toolpact", env!("CARGO_PKG_VERSION")),
         )
-        // The newest version that still begins with `initialize`, which every server since
-        // 2024-11-05 answers.
-        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+        .with_protocol_version(protocol::requested())
     }
 }
 

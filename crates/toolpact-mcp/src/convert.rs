@@ -6,18 +6,6 @@ use rmcp::model::{CallToolResult, Tool as RmcpTool};
 use serde_json::{Map, Value};
 use toolpact::{Tool, ToolResult};
 
-/// The MCP protocol versions this crate serves, oldest first: the ones with `title`,
-/// `outputSchema` and `structuredContent` (2025-06-18 on), as far as rmcp implements them.
-pub const PROTOCOL_VERSIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];
-
-pub(crate) fn protocol_versions() -> Vec<rmcp::model::ProtocolVersion> {
-    vec![
-        rmcp::model::ProtocolVersion::V_2025_06_18,
-        rmcp::model::ProtocolVersion::V_2025_11_25,
-        rmcp::model::ProtocolVersion::V_2026_07_28,
-    ]
-}
-
 /// A tool in rmcp's model, with a note for every part of the declaration the model has no
 /// place for (rmcp's `Tool` has no catch-all map, so unknown fields cannot be sent).
 pub(crate) fn tool_to_rmcp(tool: &Tool) -> Result<(RmcpTool, Vec<String>), String> {
@@ -105,7 +93,9 @@ pub(crate) fn tool_to_json(tool: &RmcpTool) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::PROTOCOL_VERSIONS;
     use serde_json::json;
+    use toolpact::dispatch::LATEST_MCP_VERSION;
 
     #[test]
     fn every_declared_field_survives_and_unknown_ones_are_named() {
@@ -139,9 +129,10 @@ mod tests {
     #[test]
     fn results_render_per_protocol_version() {
         let result = ToolResult::structured(json!({"n": 1}));
-        let old = serde_json::to_value(result_to_rmcp(&result, "2025-06-18")).unwrap();
+        let oldest = PROTOCOL_VERSIONS[0];
+        let old = serde_json::to_value(result_to_rmcp(&result, oldest)).unwrap();
         assert_eq!(old["structuredContent"], json!({"n": 1}));
-        let round = result_from_rmcp(&result_to_rmcp(&result, "2026-07-28")).unwrap();
+        let round = result_from_rmcp(&result_to_rmcp(&result, LATEST_MCP_VERSION)).unwrap();
         assert_eq!(round, result);
     }
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 /// Why a server could not be built or stopped serving with an error.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServeError {
     /// A tool of the registry does not fit rmcp's wire model at all.
     #[error("tool {tool:?} cannot be served: {message}")]
@@ -36,6 +37,7 @@ pub enum ServeError {
 
 /// Why reading a live server failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ClientError {
     /// The server command could not be started.
     #[error("cannot start {command}: {source}")]
@@ -49,7 +51,7 @@ pub enum ClientError {
     #[error("{0}")]
     Option(String),
     /// The server did not answer a step in time. The child process, if any, was stopped.
-    #[error("{origin}: the server did not answer {step} within {}{stderr}", human(*.limit))]
+    #[error("{origin}: the server did not answer {step} within {}{stderr}", toolpact::human_duration(*.limit))]
     Timeout {
         /// The command or URL.
         origin: String,
@@ -106,16 +108,5 @@ impl ClientError {
             ClientError::Protocol { code, .. } => Some(*code),
             _ => None,
         }
-    }
-}
-
-/// `10 s`, `1.5 s` or `250 ms`.
-pub(crate) fn human(d: Duration) -> String {
-    if d.as_millis().is_multiple_of(1000) {
-        format!("{} s", d.as_secs())
-    } else if d >= Duration::from_secs(1) {
-        format!("{:.1} s", d.as_secs_f64())
-    } else {
-        format!("{} ms", d.as_millis())
     }
 }

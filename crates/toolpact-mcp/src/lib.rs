@@ -23,6 +23,7 @@ mod client;
 mod convert;
 mod error;
 mod http;
+mod protocol;
 mod runtime;
 mod server;
 mod stdio;
@@ -32,8 +33,8 @@ pub use client::{
     ClientOptions, Connection, DEFAULT_MAX_PAGES, DEFAULT_TIMEOUT, Fetched, ServerInfo, Source,
     fetch_catalog, fetch_tools,
 };
-pub use convert::PROTOCOL_VERSIONS;
 pub use error::{ClientError, ServeError};
 pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, HttpServer, MCP_PATH};
+pub use protocol::PROTOCOL_VERSIONS;
 pub use runtime::{block_on, shutdown_signal};
 pub use server::{CallInfo, DEFAULT_PAGE_SIZE, Resource, Server};

@@ -7,8 +7,9 @@
 //! per-version shape of results (`resultType`, cache hints) are rmcp's; this module supplies
 //! the content.
 
-use crate::convert::{self, protocol_versions};
+use crate::convert;
 use crate::error::ServeError;
+use crate::protocol;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
@@ -328,7 +329,7 @@ impl ServerHandler for Handler {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Owned(protocol_versions())
+        Cow::Owned(protocol::served())
     }
 
     async fn list_tools(
@@ -352,7 +353,7 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let version = context.protocol_version().map_or_else(
-            || convert::PROTOCOL_VERSIONS[0].to_owned(),
+            || protocol::PROTOCOL_VERSIONS[0].to_owned(),
             |v| v.to_string(),
         );
         let call = ToolCall {

@@ -17,7 +17,9 @@ use rmcp::service::ServerInitializeError;
 use serde::de::IgnoredAny;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream,
+};
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -110,12 +112,7 @@ where
     let inbound = tokio::spawn(async move {
         let mut lines = BufReader::new(read);
         let mut line = Vec::new();
-        loop {
-            line.clear();
-            match lines.read_until(b'\n', &mut line).await {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
+        while next_line(&mut lines, &mut line).await {
             let text = line.trim_ascii();
             if text.is_empty() || serde_json::from_slice::<IgnoredAny>(text).is_ok() {
                 if to_rmcp.write_all(&line).await.is_err() {
@@ -136,12 +133,7 @@ where
     let outbound = tokio::spawn(async move {
         let mut lines = BufReader::new(from_rmcp);
         let mut line = Vec::new();
-        loop {
-            line.clear();
-            match lines.read_until(b'\n', &mut line).await {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
+        while next_line(&mut lines, &mut line).await {
             let mut out = out.lock().await;
             if send_line(&mut *out, line.trim_ascii_end()).await.is_err() {
                 break;
@@ -149,6 +141,13 @@ where
         }
     });
     (rmcp_read, inbound, rmcp_write, outbound)
+}
+
+/// Reads the next line, with its `\n`, into `line`; `false` at the end of the input or when
+/// it cannot be read.
+async fn next_line<R: AsyncBufRead + Unpin>(reader: &mut R, line: &mut Vec<u8>) -> bool {
+    line.clear();
+    matches!(reader.read_until(b'\n', line).await, Ok(n) if n > 0)
 }
 
 /// Writes one line and flushes it, so that a client reading line by line sees it at once.

@@ -60,7 +60,7 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_992.0;
 ///
 /// Fields the tool knows win over a field of the same name in [`Tool::extra`], as they do when
 /// the tool is serialised.
-pub fn contract(tool: &Tool) -> Value {
+fn contract(tool: &Tool) -> Value {
     let mut map = tool.extra.clone();
     map.insert("name".to_owned(), Value::String(tool.name.clone()));
     insert_text(&mut map, "title", tool.title.as_deref());
@@ -123,7 +123,7 @@ fn icon_value(icon: &Icon) -> Value {
 /// The canonical value of any JSON: strings in NFC, numbers in one form, object keys in
 /// UTF-16 order (`serde_json` keeps the order keys are inserted in, so the value prints in
 /// canonical order, pretty or not).
-pub fn canonicalize(value: &Value) -> Value {
+fn canonicalize(value: &Value) -> Value {
     match value {
         Value::Null | Value::Bool(_) => value.clone(),
         Value::Number(n) => Value::Number(canonical_number(n)),
@@ -153,14 +153,15 @@ pub fn canonicalize(value: &Value) -> Value {
     }
 }
 
-/// The canonical contract of a tool: [`canonicalize`] of [`contract`].
-pub fn canonical_contract(tool: &Tool) -> Value {
+/// The canonical contract of a tool as a value: [`canonicalize`] of [`contract`], what
+/// [`canonical_json`] writes out.
+pub(crate) fn canonical_contract(tool: &Tool) -> Value {
     canonicalize(&contract(tool))
 }
 
 /// The tool with every string in NFC and every number in canonical form: the same contract,
 /// the same hash, and the tool a lock file gives back when it is read.
-pub fn canonical_tool(tool: &Tool) -> Tool {
+pub(crate) fn canonical_tool(tool: &Tool) -> Tool {
     Tool {
         name: nfc(&tool.name),
         title: tool.title.as_deref().map(nfc),
@@ -202,25 +203,28 @@ fn canonical_map(map: &Map<String, Value>) -> Map<String, Value> {
     }
 }
 
-/// The canonical JSON text of any value (see the [module documentation](self)).
-pub fn to_canonical_string(value: &Value) -> String {
+/// The canonical JSON text of any value (see the [module documentation](self)), for comparing
+/// and showing parts of contracts.
+pub(crate) fn to_canonical_string(value: &Value) -> String {
     let mut out = String::new();
     write_value(&canonicalize(value), &mut out);
     out
 }
 
-/// The canonical JSON text of a tool's whole contract.
+/// The canonical form of a tool's whole contract: its canonical JSON text (see the
+/// [module documentation](self)). Two tools have the same canonical form exactly when they
+/// have the same contract; [`contract_hash`] is the hash of this text.
 pub fn canonical_json(tool: &Tool) -> String {
     to_canonical_string(&contract(tool))
 }
 
-/// `sha256:` and the hex SHA-256 of a tool's canonical JSON.
+/// The hash of a tool's contract: `sha256:` and the hex SHA-256 of its [`canonical_json`].
 pub fn contract_hash(tool: &Tool) -> String {
     hash_canonical(&canonical_json(tool))
 }
 
 /// `sha256:` and the hex SHA-256 of text that is already canonical.
-pub fn hash_canonical(canonical: &str) -> String {
+fn hash_canonical(canonical: &str) -> String {
     let digest = Sha256::digest(canonical.as_bytes());
     let mut out = String::with_capacity(HASH_PREFIX.len() + 64);
     out.push_str(HASH_PREFIX);

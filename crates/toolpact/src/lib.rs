@@ -39,6 +39,7 @@ pub mod schema;
 pub mod tool;
 pub mod typed;
 pub mod validate;
+mod wording;
 
 pub use call::{CallError, ToolCall, parse_call, parse_calls};
 pub use canonical::{canonical_json, contract_hash};
@@ -73,3 +74,4 @@ pub use typed::{
     Json, ToolOutput, TypedHandler, TypedTool, TypedToolError, Unstructured, schema_for, tool_of,
 };
 pub use validate::{ArgumentError, ArgumentErrorKind, ArgumentErrors};
+pub use wording::{closest_name, closest_names, human_duration};

@@ -85,6 +85,7 @@ impl LockedTool {
 
 /// Why a lock file could not be made or read. Each variant says which file and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LockError {
     /// The file is not JSON.
     #[error("{file}:{line}:{column}: {message}")]

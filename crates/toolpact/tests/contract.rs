@@ -10,8 +10,13 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use toolpact::canonical::{canonical_contract, canonical_json, contract_hash};
+use toolpact::canonical::{canonical_json, contract_hash};
 use toolpact::{Catalog, ChangeClass, LockFile, Tool, diff};
+
+/// A tool's canonical contract as a value, read back from its canonical form.
+fn canonical_contract(tool: &Tool) -> Value {
+    serde_json::from_str(&canonical_json(tool)).unwrap()
+}
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
