@@ -2,10 +2,10 @@
 //! catalog as each configured target receives it, lowered block by block by the same passes
 //! as `toolpact convert`, so that provider rules and `convert` speak from one source of truth.
 
+use crate::analysis::names::{Set, ToolNames};
+use crate::analysis::schema::{Properties, Property};
+use crate::analysis::texts::{ReadText, tool_texts};
 use crate::rule::RuleMeta;
-use crate::rules::names::{Set, ToolNames};
-use crate::rules::schema::{Properties, Property};
-use crate::rules::texts::{ReadText, tool_texts};
 use crate::settings::Settings;
 use serde_json::Value;
 use std::cell::OnceCell;
@@ -243,7 +243,7 @@ impl<'t> ToolView<'t> {
     }
 
     /// Calls `f` with every named property of the tool's input schema, as
-    /// [`crate::rules::schema::property::for_each_property`] does; the schema is walked once for every
+    /// [`crate::analysis::schema::property::for_each_property`] does; the schema is walked once for every
     /// rule.
     pub(crate) fn for_each_property(&self, f: &mut dyn FnMut(&Property<'_, 't>)) {
         self.properties

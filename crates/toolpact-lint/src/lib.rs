@@ -8,6 +8,7 @@
 
 #![deny(missing_docs)]
 
+mod analysis;
 mod context;
 pub mod report;
 pub mod rule;
@@ -477,7 +478,7 @@ fn findings_of(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::message::thousands;
+    use crate::analysis::message::thousands;
     use serde_json::json;
     use toolpact::Tool;
 

@@ -1,6 +1,6 @@
 //! GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line per finding.
 
-use super::{Place, Placer, Sources};
+use super::place::{Place, Placer, Sources};
 use crate::{Report, Severity};
 use std::fmt::Write;
 

@@ -1,7 +1,7 @@
 //! `{"findings": [...], "summary": {...}}`: every finding with its code, name, severity,
 //! tool, pointer, file, line, column, message and help.
 
-use super::{Placer, Sources};
+use super::place::{Placer, Sources};
 use crate::{Category, Report, Severity, Summary};
 use serde::Serialize;
 

@@ -1,7 +1,7 @@
 //! SARIF 2.1.0: one run, every rule as the driver's rules (so that each `ruleIndex` is stable
 //! whatever was selected), one result per finding.
 
-use super::{Place, Placer, Sources};
+use super::place::{Place, Placer, Sources};
 use crate::rules::all;
 use crate::{OTHER_FINDINGS, Report, RuleMeta, Severity};
 use serde_json::{Value, json};

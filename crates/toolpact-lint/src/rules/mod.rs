@@ -1,11 +1,6 @@
 //! The single registry of rules. A rule is one file under its category's folder and one line
-//! in that category's `RULES`; codes are never reused.
-//!
-//! What several categories need lives beside them, once: `words` (identifier and text
-//! words, stems), `phrases` (phrase patterns over words and sentences), `schema` (walks
-//! over a tool's schemas, and views of one schema or property), `texts` (the texts of a
-//! tool the model reads), `names` (the catalog's tool names, as texts are searched for them)
-//! and `message` (how findings write numbers and lists).
+//! in that category's `RULES`; codes are never reused. A rule imports no other rule: what
+//! several rules need lives below them, in [`crate::analysis`].
 
 mod description;
 mod design;
@@ -13,15 +8,6 @@ mod provider;
 mod security;
 mod size;
 mod structure;
-
-pub(crate) mod message;
-pub(crate) mod names;
-mod phrases;
-pub(crate) mod schema;
-pub(crate) mod texts;
-mod words;
-
-pub(crate) use security::hidden_characters::hidden_kind;
 
 use crate::rule::Rule;
 use std::sync::LazyLock;

@@ -1,6 +1,6 @@
+use crate::analysis::schema::Property;
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::Property;
 
 declare_rule! {
     /// ## What it does

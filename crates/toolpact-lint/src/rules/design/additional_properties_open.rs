@@ -1,6 +1,6 @@
+use crate::analysis::schema::{Edge, Node, declares_type, properties, walk};
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{Edge, Node, declares_type, properties, walk};
 
 declare_rule! {
     /// ## What it does

@@ -1,5 +1,5 @@
-use super::hints::Hint;
-use super::verbs::{Effect, effect_of_name};
+use crate::analysis::hints::Hint;
+use crate::analysis::verbs::{Effect, effect_of_name};
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
 

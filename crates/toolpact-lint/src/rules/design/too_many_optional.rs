@@ -1,6 +1,6 @@
+use crate::analysis::schema::{property_counts, walk};
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::schema::{property_counts, walk};
 use toolpact::schema::child_pointer;
 
 declare_rule! {

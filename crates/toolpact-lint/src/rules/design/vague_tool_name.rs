@@ -1,6 +1,6 @@
+use crate::analysis::words::identifier_words;
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::words::identifier_words;
 
 declare_rule! {
     /// ## What it does

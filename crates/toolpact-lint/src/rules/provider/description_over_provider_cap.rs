@@ -1,9 +1,9 @@
 //! TP305: tool descriptions longer than a configured target takes or shows.
 
 use super::lowered::ByTarget;
+use crate::analysis::message::thousands;
 use crate::context::{Block, Context};
 use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::message::thousands;
 use toolpact::Target;
 
 /// The longest description OpenAI Chat Completions has been seen to accept

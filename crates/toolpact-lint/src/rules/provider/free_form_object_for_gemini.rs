@@ -1,9 +1,9 @@
 //! TP309: objects that reach Gemini `parameters` with no properties (free-form maps).
 
 use super::lowered::{ByTarget, locate};
+use crate::analysis::schema::walk;
 use crate::context::{Block, Context};
 use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::walk;
 use serde_json::Value;
 use toolpact::Target;
 

@@ -1,9 +1,9 @@
 //! TP307: more tools up front than OpenAI advises.
 
 use super::lowered::{ByTarget, gather_sent_counts, sent_counts};
+use crate::analysis::message::thousands;
 use crate::context::{Block, Context};
 use crate::rule::{Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::message::thousands;
 use toolpact::Target;
 
 declare_rule! {

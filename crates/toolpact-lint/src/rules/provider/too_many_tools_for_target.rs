@@ -1,9 +1,9 @@
 //! TP306: more tools in one request than a configured target accepts.
 
 use super::lowered::{ByTarget, gather_sent_counts, sent_counts};
+use crate::analysis::message::thousands;
 use crate::context::{Block, Context};
 use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::message::thousands;
 use toolpact::Target;
 
 /// Tools OpenAI Chat Completions accepts in one request (provider-rules §2.3).

@@ -1,6 +1,6 @@
+use crate::analysis::message::excerpt;
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::message::excerpt;
 
 declare_rule! {
     /// ## What it does
@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn survives_tricky_texts() {
-        for text in crate::rules::phrases::tests::TRICKY {
+        for text in crate::analysis::phrases::tests::TRICKY {
             let _ = blobs(text, 8);
         }
     }

@@ -1,9 +1,9 @@
-use super::tokens::{Shared, TokenCounter};
+use crate::analysis::message::thousands;
+use crate::analysis::tokens::{Shared, TokenCounter};
 use crate::context::{Block, Context, Sent, export_label};
 use crate::rule::{
     Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule, parts_of,
 };
-use crate::rules::message::thousands;
 use std::cell::RefCell;
 
 declare_rule! {

@@ -1,6 +1,6 @@
+use crate::analysis::message::thousands;
 use crate::context::{Context, ToolView};
 use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::message::thousands;
 use serde_json::Value;
 use toolpact::schema::child_pointer;
 
