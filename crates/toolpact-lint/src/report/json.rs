@@ -2,7 +2,8 @@
 //! tool, pointer, file, line, column, message and help.
 
 use super::place::{Placer, Sources};
-use crate::{Category, Report, Severity, Summary};
+use crate::finding::{Report, Summary};
+use crate::meta::{Category, Severity};
 use serde::Serialize;
 
 /// One finding as the JSON report writes it, fields in this order.

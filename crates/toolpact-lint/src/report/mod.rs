@@ -7,12 +7,13 @@ mod place;
 mod sarif;
 mod text;
 
-use crate::Report;
+use crate::finding::Report;
 
 pub use place::Sources;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum OutputFormat {
     /// Rustc-style diagnostics with a snippet of the file.
     Text,

@@ -3,7 +3,8 @@
 
 use super::place::{Place, Placer, Sources};
 use crate::analysis::hidden::hidden_kind;
-use crate::{Report, Severity};
+use crate::finding::Report;
+use crate::meta::Severity;
 use std::collections::HashMap;
 use std::fmt::Write;
 

@@ -2,7 +2,9 @@ use crate::analysis::ids::{IdKind, classify_id};
 use crate::analysis::names::Set;
 use crate::analysis::schema::{properties, resolved, walk};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use toolpact::schema::child_pointer;
 
 declare_rule! {

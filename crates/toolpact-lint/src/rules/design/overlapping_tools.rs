@@ -1,6 +1,8 @@
 use crate::analysis::words::{COMPARISON_STOP_WORDS, for_each_identifier_word, normal_word};
 use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{Rule, declare_rule};
 use toolpact::Tool;
 
 declare_rule! {

@@ -2,8 +2,11 @@
 
 use super::lowered::ByTarget;
 use crate::analysis::message::thousands;
-use crate::context::{Block, Context};
-use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, declare_rule};
 use toolpact::Target;
 
 /// The longest description OpenAI Chat Completions has been seen to accept

@@ -3,7 +3,8 @@
 //! written, and findings that several targets share.
 
 use crate::analysis::message::join;
-use crate::context::{Block, BlockExport, Context};
+use crate::context::Context;
+use crate::engine::blocks::{Block, BlockExport};
 use crate::rule::{Part, parts_of};
 use serde_json::Value;
 use std::collections::HashMap;

@@ -4,8 +4,11 @@
 use super::lowered::{ByTarget, locate};
 use crate::analysis::message::{join, thousands};
 use crate::analysis::schema::{Flow, field, for_each_child, properties, required, walk_pruned};
-use crate::context::{Block, Context};
-use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule, parts_of};
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{Part, ReadsExports, Rule, declare_rule, parts_of};
 use serde_json::Value;
 use toolpact::Target;
 use toolpact::schema::{MAX_DEPTH, resolve_local_ref};

@@ -2,8 +2,11 @@
 
 use super::lowered::{ByTarget, gather_sent_counts, sent_counts};
 use crate::analysis::message::thousands;
-use crate::context::{Block, Context};
-use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{Part, ReadsExports, Rule, declare_rule};
 use toolpact::Target;
 
 /// Tools OpenAI Chat Completions accepts in one request (provider-rules §2.3).

@@ -1,7 +1,9 @@
 use crate::analysis::hidden::hidden_kind;
 use crate::analysis::schema::{Flow, walk_members};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{CharEscape, Formatter};

@@ -2,7 +2,9 @@ use crate::analysis::phrases::{PhraseSet, Word};
 use crate::analysis::schema::{properties, walk};
 use crate::analysis::words::identifier_words_keeping_digits;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use std::sync::LazyLock;
 use toolpact::Tool;
 

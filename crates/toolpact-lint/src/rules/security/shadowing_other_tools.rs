@@ -1,6 +1,8 @@
 use crate::analysis::phrases::PhraseSet;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use std::sync::LazyLock;
 
 declare_rule! {
