@@ -74,8 +74,9 @@ impl Report {
         self.findings.iter().map(|f| f.severity).max()
     }
 
-    /// Adds findings made outside the rules (such as [`CONTRACT_CHANGED`]), sorts them in
-    /// with the others (catalog order, then pointer, then code) and recounts the summary.
+    /// Adds findings made outside the rules (such as
+    /// [`CONTRACT_CHANGED`](crate::CONTRACT_CHANGED)), sorts them in with the others
+    /// (catalog order, then pointer, then code) and recounts the summary.
     pub fn extend(&mut self, findings: impl IntoIterator<Item = Finding>) {
         self.findings.extend(findings);
         sort_findings(&mut self.findings);
