@@ -175,8 +175,7 @@ impl<'t> ToolView<'t> {
     }
 
     /// Calls `f` with every named property of the tool's input schema, as
-    /// [`crate::analysis::schema::property::for_each_property`] does; the schema is walked once for every
-    /// rule.
+    /// [`Properties::for_each`] does; the schema is walked once for every rule.
     pub(crate) fn for_each_property(&self, f: &mut dyn FnMut(&Property<'_, 't>)) {
         self.properties
             .get_or_init(|| Properties::of(self.tool))
