@@ -5,12 +5,9 @@ use crate::input::read_bytes;
 use crate::live::{LiveArgs, fetch_live};
 use crate::lock::lock_text;
 use anyhow::{Context, Result, bail};
-use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
-use toolpact::canonical::nfc;
-use toolpact::{Catalog, ChangeClass, ChangeKind, LockFile, Tool};
-use toolpact_lint::report::{OutputFormat, Sources, render};
-use toolpact_lint::{CONTRACT_CHANGED, Finding, Settings, Severity};
+use toolpact::{Catalog, LockFile};
+use toolpact_lint::{OutputFormat, Settings, Severity, Sources, check_locked, render};
 
 /// Arguments of `toolpact check`.
 #[derive(Debug, clap::Args)]
@@ -145,7 +142,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         eprintln!("checked in {:.1} s", started.elapsed().as_secs_f64());
     }
     if let (Some(lock), Some(path)) = (&lock, &args.locked) {
-        report.extend(lock_findings(&catalog, lock, path));
+        report.extend(check_locked(&catalog, lock, path));
     }
     let format = match args.format {
         FormatArg::Text => OutputFormat::Text,
@@ -184,71 +181,11 @@ fn read_lock(path: &str) -> Result<LockFile> {
     Ok(LockFile::from_str_named(&text, path)?)
 }
 
-/// One error finding for every change between the pinned contracts and the catalog's tools.
-fn lock_findings(catalog: &Catalog, lock: &LockFile, lock_path: &str) -> Vec<Finding> {
-    let pinned: Vec<Tool> = lock.tools().cloned().collect();
-    let current: Vec<Tool> = catalog.tools().cloned().collect();
-    // The first tool of each (normalised) name, as `diff` pairs them.
-    let mut positions: HashMap<String, usize> = HashMap::new();
-    for (i, tool) in current.iter().enumerate() {
-        positions.entry(nfc(&tool.name)).or_insert(i);
-    }
-    let diff = toolpact::diff(&pinned, &current);
-    diff.changes
-        .into_iter()
-        .map(|change| {
-            // A removed tool is not in the catalog; every other change is about a tool that is.
-            let index = match change.kind {
-                ChangeKind::ToolRemoved => None,
-                _ => positions.get(&change.tool).copied(),
-            };
-            let security = if change.security {
-                ", security-relevant"
-            } else {
-                ""
-            };
-            let words = change
-                .text
-                .as_ref()
-                .map_or_else(String::new, |t| format!(": {}", t.render()));
-            let message = format!(
-                "the contract differs from the lock ({}{security}): {}{words}",
-                change.class, change.message
-            );
-            let why = match change.class {
-                ChangeClass::Breaking => "callers built against the pinned contract may fail",
-                ChangeClass::Behaviour => {
-                    "what the tool says about its effects changed; review it before the tool runs"
-                }
-                ChangeClass::Description => {
-                    "the model reads this text; check it for instructions that steer the model"
-                }
-                ChangeClass::Compatible => "nothing breaks, but this is not the contract pinned",
-            };
-            let help = format!(
-                "{why}; if the change is intended, pin it again with `toolpact lock FILE... -o {lock_path}`"
-            );
-            Finding {
-                code: CONTRACT_CHANGED.code,
-                name: CONTRACT_CHANGED.name,
-                category: CONTRACT_CHANGED.category,
-                severity: CONTRACT_CHANGED.severity,
-                tool: Some(change.tool),
-                tool_index: index,
-                pointer: change.pointer,
-                origin: index.and_then(|i| catalog.entries.get(i)).map(|e| e.origin.clone()),
-                message,
-                help,
-            }
-        })
-        .collect()
-}
-
 /// `toolpact rules`: every rule, one line each, then the findings no rule reports (such as
 /// TP590 from `check --locked`), so that every code a report can show is listed.
 pub fn list() -> Result<Outcome> {
     let mut out = std::io::stdout().lock();
-    let rules = toolpact_lint::rules::all().iter().map(|rule| rule.meta());
+    let rules = toolpact_lint::all_rules().iter().map(|rule| rule.meta());
     for m in rules.chain(toolpact_lint::OTHER_FINDINGS.iter().copied()) {
         writeln!(
             out,

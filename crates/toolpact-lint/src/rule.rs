@@ -1,148 +1,13 @@
-//! What a rule is: its metadata (code, name, category, default severity, documentation,
-//! options) and the check it runs over a catalog.
+//! What a rule is to the engine: the check it runs, by the way it reads the catalog (the
+//! whole catalog, one tool at a time, or the exports block by block), and the macro that
+//! declares a rule with its metadata.
 
-use crate::context::{Block, Context, ToolView};
-use serde::{Deserialize, Serialize};
+use crate::context::{Context, ToolView};
+use crate::engine::blocks::Block;
+use crate::engine::scratch::Scratch;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
 use std::any::Any;
-use std::fmt;
-
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Worth knowing; rarely a problem on its own.
-    Info,
-    /// Likely to make models misuse the tool, or a client degrade it.
-    Warning,
-    /// A client or provider will reject the tool, or it is unsafe.
-    Error,
-}
-
-impl Severity {
-    /// The word used in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What a rule is about. Codes are grouped by category: `TP0xx` structure and spec, `TP1xx`
-/// descriptions, `TP2xx` schema design, `TP3xx` provider compatibility, `TP4xx` size and
-/// cost, `TP5xx` security.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Category {
-    /// The definition breaks the MCP specification or JSON Schema.
-    Structure,
-    /// The text the model reads does not tell it enough.
-    Description,
-    /// The schema invites wrong or invented arguments.
-    Design,
-    /// A provider or client rejects or degrades the tool.
-    Provider,
-    /// The definition costs too many bytes or tokens.
-    Size,
-    /// The definition looks like an attack on the model or the user.
-    Security,
-}
-
-impl Category {
-    /// The word used in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Structure => "structure",
-            Category::Description => "description",
-            Category::Design => "design",
-            Category::Provider => "provider",
-            Category::Size => "size",
-            Category::Security => "security",
-        }
-    }
-}
-
-/// A numeric option of a rule, set in `toolpact.toml` under `[rules.<name>]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RuleOption {
-    /// The option's name.
-    pub name: &'static str,
-    /// Its value when not set.
-    pub default: u64,
-    /// What it changes.
-    pub doc: &'static str,
-}
-
-/// Everything about a rule except its check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RuleMeta {
-    /// `TP` and three digits; never reused.
-    pub code: &'static str,
-    /// Kebab-case name, usable wherever a code is.
-    pub name: &'static str,
-    /// What the rule is about.
-    pub category: Category,
-    /// Severity unless the configuration changes it.
-    pub severity: Severity,
-    /// The rule's documentation (What it does / Why is this bad? / Example / Use instead /
-    /// References), taken from its doc comment.
-    pub doc: &'static str,
-    /// Its options.
-    pub options: &'static [RuleOption],
-}
-
-impl RuleMeta {
-    /// The first sentence of "What it does", for listings.
-    pub fn summary(&self) -> String {
-        let mut lines = self
-            .doc
-            .lines()
-            .map(str::trim)
-            .skip_while(|l| l.is_empty() || l.starts_with('#'));
-        let mut text = String::new();
-        for line in lines.by_ref() {
-            if line.is_empty() {
-                break;
-            }
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(line);
-        }
-        text
-    }
-
-    /// The documentation as written, without the one space rustdoc keeps before each line.
-    pub fn documentation(&self) -> String {
-        self.doc
-            .lines()
-            .map(|l| l.strip_prefix(' ').unwrap_or(l))
-            .collect::<Vec<_>>()
-            .join("\n")
-            .trim()
-            .to_owned()
-    }
-}
-
-/// One finding, as a rule reports it. The engine adds the severity and where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    /// The tool's position in the catalog, or `None` for a finding about the whole catalog.
-    pub tool: Option<usize>,
-    /// JSON pointer into the tool (or the catalog), such as `/inputSchema/properties/date`.
-    pub pointer: String,
-    /// What is wrong, in one sentence.
-    pub message: String,
-    /// What to write instead.
-    pub help: String,
-}
 
 /// A lint rule.
 pub trait Rule: Send + Sync {
@@ -154,8 +19,9 @@ pub trait Rule: Send + Sync {
     /// exports reports through [`Rule::reads_exports`] only.
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         if let Some(rule) = self.checks_tools() {
+            let scratch = Scratch::default();
             for (index, tool) in cx.tools() {
-                rule.check_tool(cx, &ToolView::new(index, tool), out);
+                rule.check_tool(cx, &ToolView::new(index, tool, &scratch), out);
             }
         }
     }
@@ -247,11 +113,11 @@ macro_rules! declare_rule {
 
         impl $name {
             /// The rule's metadata.
-            pub const META: $crate::rule::RuleMeta = $crate::rule::RuleMeta {
+            pub const META: $crate::meta::RuleMeta = $crate::meta::RuleMeta {
                 code: $code,
                 name: $kebab,
-                category: $crate::rule::Category::$category,
-                severity: $crate::rule::Severity::$severity,
+                category: $crate::meta::Category::$category,
+                severity: $crate::meta::Severity::$severity,
                 doc: concat!($($doc, "\n"),*),
                 options: &[$($option),*],
             };

@@ -13,8 +13,9 @@
 //! max = 1500
 //! ```
 
-use crate::rule::{RuleMeta, Severity};
-use crate::rules::all;
+use crate::context::{OptionValues, RuleSettings};
+use crate::meta::{RuleMeta, Severity};
+use crate::rules::{all_rules, find_rule};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toolpact::Target;
@@ -22,6 +23,7 @@ use toolpact::Target;
 /// Why a configuration cannot be used. The message names the file and the key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: {message}")]
+#[non_exhaustive]
 pub struct SettingsError {
     /// The configuration file, or `command line`.
     pub file: String,
@@ -56,7 +58,7 @@ pub struct Settings {
     /// the file ignores them, unless the command line ignores them too.
     named: Vec<&'static str>,
     severity: BTreeMap<&'static str, Severity>,
-    options: BTreeMap<(&'static str, &'static str), u64>,
+    options: OptionValues,
     /// The targets provider rules check against.
     pub targets: Vec<Target>,
     /// Also check the strict variants (OpenAI and Anthropic strict mode).
@@ -70,7 +72,7 @@ impl Default for Settings {
             ignore: Vec::new(),
             named: Vec::new(),
             severity: BTreeMap::new(),
-            options: BTreeMap::new(),
+            options: OptionValues::default(),
             targets: Target::ALL.to_vec(),
             strict: false,
         }
@@ -78,16 +80,16 @@ impl Default for Settings {
 }
 
 /// The rule a selector names one by one: its code (in any case) or its name.
-fn find_rule(selector: &str) -> Option<&'static RuleMeta> {
-    all()
-        .iter()
-        .map(|r| r.meta())
-        .find(|m| m.code.eq_ignore_ascii_case(selector) || m.name == selector)
+fn rule_named(selector: &str) -> Option<&'static RuleMeta> {
+    find_rule(selector).map(|rule| rule.meta())
 }
 
 /// Whether a selector names anything: a code, a code prefix (`TP1`), a name or a category.
 fn selector_is_known(selector: &str) -> bool {
-    all().iter().map(|r| r.meta()).any(|m| matches(m, selector))
+    all_rules()
+        .iter()
+        .map(|r| r.meta())
+        .any(|m| matches(m, selector))
 }
 
 /// Codes and code prefixes match in any case (`tp1`, `TP108`).
@@ -129,12 +131,12 @@ impl Settings {
                 .map_err(|e| error(e.message))?;
         }
         for (selector, severity) in parsed.severity {
-            let meta = find_rule(&selector)
+            let meta = rule_named(&selector)
                 .ok_or_else(|| error(format!("[severity]: no rule is named {selector:?}")))?;
             settings.severity.insert(meta.code, severity);
         }
         for (selector, options) in parsed.rules {
-            let meta = find_rule(&selector).ok_or_else(|| {
+            let meta = rule_named(&selector).ok_or_else(|| {
                 error(format!("[rules.{selector}]: no rule is named {selector:?}"))
             })?;
             for (name, value) in options {
@@ -154,7 +156,7 @@ impl Settings {
                             }
                         ))
                     })?;
-                settings.options.insert((meta.code, option.name), value);
+                settings.options.set(meta.code, option.name, value);
             }
         }
         Ok(settings)
@@ -183,7 +185,7 @@ impl Settings {
         self.named = self
             .select
             .iter()
-            .filter_map(|s| find_rule(s))
+            .filter_map(|s| rule_named(s))
             .map(|m| m.code)
             .collect();
         Ok(())
@@ -194,7 +196,7 @@ impl Settings {
     pub fn ignore(&mut self, selectors: Vec<String>) -> Result<(), SettingsError> {
         check_selectors(&selectors, "ignore")?;
         self.named.retain(|code| {
-            find_rule(code).is_none_or(|meta| !selectors.iter().any(|s| matches(meta, s)))
+            rule_named(code).is_none_or(|meta| !selectors.iter().any(|s| matches(meta, s)))
         });
         self.ignore.extend(selectors);
         Ok(())
@@ -236,16 +238,12 @@ impl Settings {
 
     /// A rule option's value: configured, or the rule's default.
     pub fn option(&self, meta: &RuleMeta, name: &str) -> u64 {
-        meta.options
-            .iter()
-            .find(|o| o.name == name)
-            .map(|o| {
-                self.options
-                    .get(&(meta.code, o.name))
-                    .copied()
-                    .unwrap_or(o.default)
-            })
-            .unwrap_or_default()
+        self.options.get(meta, name)
+    }
+
+    /// What the rules read of these settings during a check.
+    pub(crate) fn for_rules(&self) -> RuleSettings {
+        RuleSettings::new(self.targets.clone(), self.strict, self.options.clone())
     }
 }
 

@@ -5,8 +5,7 @@
 
 use serde_json::Value;
 use toolpact::Catalog;
-use toolpact_lint::report::{OutputFormat, Sources, render};
-use toolpact_lint::{CONTRACT_CHANGED, Settings, check};
+use toolpact_lint::{CONTRACT_CHANGED, OutputFormat, Settings, Sources, check, render};
 
 /// A catalog with findings of several rules and severities, read from the lint fixtures.
 fn report() -> (toolpact_lint::Report, Sources) {
@@ -209,7 +208,7 @@ fn findings_outside_the_rules_are_reported_with_their_own_metadata() {
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     let run = &sarif["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    assert_eq!(rules.len(), toolpact_lint::rules::all().len() + 1);
+    assert_eq!(rules.len(), toolpact_lint::all_rules().len() + 1);
     let result = run["results"]
         .as_array()
         .unwrap()
@@ -228,6 +227,6 @@ fn findings_outside_the_rules_are_reported_with_their_own_metadata() {
             .as_array()
             .unwrap()
             .len(),
-        toolpact_lint::rules::all().len()
+        toolpact_lint::all_rules().len()
     );
 }

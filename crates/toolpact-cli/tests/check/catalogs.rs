@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 #[test]
 fn mistakes_has_findings_of_every_category() {
-    let every: BTreeSet<String> = toolpact_lint::rules::all()
+    let every: BTreeSet<String> = toolpact_lint::all_rules()
         .iter()
         .map(|rule| rule.meta().category.as_str().to_owned())
         .collect();

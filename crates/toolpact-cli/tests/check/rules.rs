@@ -6,7 +6,7 @@ use toolpact_lint::{OTHER_FINDINGS, RuleMeta};
 
 /// Every rule, then the findings no rule reports (TP590 contract-changed).
 fn every_meta() -> Vec<&'static RuleMeta> {
-    toolpact_lint::rules::all()
+    toolpact_lint::all_rules()
         .iter()
         .map(|rule| rule.meta())
         .chain(OTHER_FINDINGS.iter().copied())

@@ -1,7 +1,8 @@
 //! GitHub Actions workflow commands: one `::error`, `::warning` or `::notice` line per finding.
 
-use super::{Place, Placer, Sources};
-use crate::{Report, Severity};
+use super::place::{Place, Placer, Sources};
+use crate::finding::Report;
+use crate::meta::Severity;
 use std::fmt::Write;
 
 /// Escapes a message (`%`, CR, LF), per the workflow-command syntax.

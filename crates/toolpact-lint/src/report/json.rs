@@ -1,8 +1,9 @@
 //! `{"findings": [...], "summary": {...}}`: every finding with its code, name, severity,
 //! tool, pointer, file, line, column, message and help.
 
-use super::{Placer, Sources};
-use crate::{Category, Report, Severity, Summary};
+use super::place::{Placer, Sources};
+use crate::finding::{Report, Summary};
+use crate::meta::{Category, Severity};
 use serde::Serialize;
 
 /// One finding as the JSON report writes it, fields in this order.

@@ -1,9 +1,10 @@
 //! SARIF 2.1.0: one run, every rule as the driver's rules (so that each `ruleIndex` is stable
 //! whatever was selected), one result per finding.
 
-use super::{Place, Placer, Sources};
-use crate::rules::all;
-use crate::{OTHER_FINDINGS, Report, RuleMeta, Severity};
+use super::place::{Place, Placer, Sources};
+use crate::finding::Report;
+use crate::meta::{RuleMeta, Severity};
+use crate::rules::{OTHER_FINDINGS, all_rules};
 use serde_json::{Value, json};
 
 fn level(severity: Severity) -> &'static str {
@@ -17,7 +18,7 @@ fn level(severity: Severity) -> &'static str {
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
     let mut placer = Placer::new(sources);
     // The rules, then the findings no rule reports (a changed contract), when there are any.
-    let mut metas: Vec<&RuleMeta> = all().iter().map(|r| r.meta()).collect();
+    let mut metas: Vec<&RuleMeta> = all_rules().iter().map(|r| r.meta()).collect();
     for other in OTHER_FINDINGS {
         if report.findings.iter().any(|f| f.code == other.code) {
             metas.push(other);

@@ -1,8 +1,10 @@
 //! Rustc-style text: severity and code, the message, the file position with a snippet, the
 //! rule's name and the help.
 
-use super::{Place, Placer, Sources};
-use crate::{Report, Severity};
+use super::place::{Place, Placer, Sources};
+use crate::analysis::hidden::hidden_kind;
+use crate::finding::Report;
+use crate::meta::Severity;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -93,7 +95,7 @@ fn snippet(line: &str, at: Option<usize>) -> (String, usize) {
         }
         if c == '\t' {
             shown.push_str("    ");
-        } else if crate::rules::hidden_kind(c).is_some() || c.is_control() {
+        } else if hidden_kind(c).is_some() || c.is_control() {
             let _ = write!(shown, "\\u{{{:X}}}", u32::from(c));
         } else {
             shown.push(c);

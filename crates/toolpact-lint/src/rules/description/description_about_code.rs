@@ -1,5 +1,7 @@
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -208,19 +210,23 @@ mod tests {
 
     #[test]
     fn one_pass_finds_what_one_search_per_note_found() {
-        for text in crate::rules::phrases::tests::TRICKY.iter().copied().chain([
-            "",
-            "TODO",
-            "TODOTODO TODO",
-            "xTODO, then FIXME_ HACK",
-            "HACKs and HACK.",
-            "İTODO TODOİ éTODO TODO’",
-            "THIS ENUM and this enum, then This Enum; DOC COMMENT doc comment",
-            "#[SERDE #[serde #[derive(Debug)] #[schemars(x)]",
-            "Serde Attribute, schemars attribute, this struct.",
-            "this  enum, this\tstruct, doc-comment",
-            "thİs enum, ſerde attribute, this enum",
-        ]) {
+        for text in crate::analysis::phrases::tests::TRICKY
+            .iter()
+            .copied()
+            .chain([
+                "",
+                "TODO",
+                "TODOTODO TODO",
+                "xTODO, then FIXME_ HACK",
+                "HACKs and HACK.",
+                "İTODO TODOİ éTODO TODO’",
+                "THIS ENUM and this enum, then This Enum; DOC COMMENT doc comment",
+                "#[SERDE #[serde #[derive(Debug)] #[schemars(x)]",
+                "Serde Attribute, schemars attribute, this struct.",
+                "this  enum, this\tstruct, doc-comment",
+                "thİs enum, ſerde attribute, this enum",
+            ])
+        {
             assert_eq!(notes(text), notes_reference(text), "{text:?}");
         }
     }

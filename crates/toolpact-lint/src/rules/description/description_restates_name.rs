@@ -1,6 +1,8 @@
+use crate::analysis::words::{FILLER_WORDS, content_words, name_stems};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::words::{FILLER_WORDS, content_words, name_stems};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does

@@ -1,5 +1,7 @@
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does

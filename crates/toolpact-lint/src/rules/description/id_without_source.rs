@@ -1,6 +1,8 @@
+use crate::analysis::ids::is_server_owned_id;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::design::internal_id_from_model::is_server_owned_id;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::BuildHasher;

@@ -1,7 +1,9 @@
+use crate::analysis::schema::Property;
+use crate::analysis::words::{identifier_words, stem, text_words};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::Property;
-use crate::rules::words::{identifier_words, stem, text_words};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does

@@ -1,7 +1,9 @@
+use crate::analysis::schema::Property;
+use crate::analysis::words::{CONTAINER_WORDS, FILLER_WORDS, content_words, name_stems};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::Property;
-use crate::rules::words::{CONTAINER_WORDS, FILLER_WORDS, content_words, name_stems};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does

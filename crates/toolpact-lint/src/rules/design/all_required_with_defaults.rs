@@ -1,7 +1,9 @@
+use crate::analysis::message::join;
+use crate::analysis::schema::{properties, required, resolved, walk};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::message::join;
-use crate::rules::schema::{properties, required, resolved, walk};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use toolpact::schema::child_pointer;
 
 declare_rule! {

@@ -1,7 +1,9 @@
+use crate::analysis::schema::{Facts, properties, resolved, walk};
+use crate::analysis::words::{identifier_words, mentions_any};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{Facts, properties, resolved, walk};
-use crate::rules::words::{identifier_words, mentions_any};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use toolpact::schema::child_pointer;
 

@@ -1,7 +1,9 @@
+use crate::analysis::schema::{field, properties, property_counts, resolved};
+use crate::analysis::words::identifier_words;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::schema::{field, properties, property_counts, resolved};
-use crate::rules::words::identifier_words;
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use toolpact::schema::child_pointer;
 

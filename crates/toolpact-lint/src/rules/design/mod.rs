@@ -13,9 +13,6 @@ pub mod state_change_without_hints;
 pub mod too_many_optional;
 pub mod vague_tool_name;
 
-mod hints;
-mod verbs;
-
 use crate::rule::Rule;
 
 /// The rules of this category.

@@ -1,6 +1,8 @@
+use crate::analysis::words::{COMPARISON_STOP_WORDS, for_each_identifier_word, normal_word};
 use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::words::{COMPARISON_STOP_WORDS, for_each_identifier_word, normal_word};
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{Rule, declare_rule};
 use toolpact::Tool;
 
 declare_rule! {
@@ -338,7 +340,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::cast_possible_truncation)]
 
     use super::{jaccard, overlaps, word_set};
-    use crate::rules::words::COMPARISON_STOP_WORDS;
+    use crate::analysis::words::COMPARISON_STOP_WORDS;
     use std::collections::HashSet;
     use std::time::Instant;
     use toolpact::Tool;

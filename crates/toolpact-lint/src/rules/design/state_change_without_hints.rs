@@ -1,7 +1,9 @@
-use super::hints::Hint;
-use super::verbs::{Effect, effect_of_name};
+use crate::analysis::hints::Hint;
+use crate::analysis::verbs::{Effect, effect_of_name};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does

@@ -1,6 +1,8 @@
+use crate::analysis::schema::{property_counts, walk};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::schema::{property_counts, walk};
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use toolpact::schema::child_pointer;
 
 declare_rule! {

@@ -1,9 +1,12 @@
 //! TP305: tool descriptions longer than a configured target takes or shows.
 
 use super::lowered::ByTarget;
-use crate::context::{Block, Context};
-use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::message::thousands;
+use crate::analysis::message::thousands;
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does

@@ -1,9 +1,12 @@
 //! TP309: objects that reach Gemini `parameters` with no properties (free-form maps).
 
 use super::lowered::{ByTarget, locate};
-use crate::context::{Block, Context};
-use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::walk;
+use crate::analysis::schema::walk;
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, declare_rule};
 use serde_json::Value;
 use toolpact::Target;
 

@@ -2,9 +2,10 @@
 //! ([`crate::rules::exported`]): pointers from a lowered schema back into the tool as
 //! written, and findings that several targets share.
 
-use crate::context::{Block, BlockExport, Context};
+use crate::analysis::message::join;
+use crate::context::Context;
+use crate::engine::blocks::{Block, BlockExport};
 use crate::rule::{Part, parts_of};
-use crate::rules::message::join;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::Hash;

@@ -1,9 +1,12 @@
 //! TP307: more tools up front than OpenAI advises.
 
 use super::lowered::{ByTarget, gather_sent_counts, sent_counts};
-use crate::context::{Block, Context};
-use crate::rule::{Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::message::thousands;
+use crate::analysis::message::thousands;
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{Part, ReadsExports, Rule, declare_rule};
 use toolpact::Target;
 
 declare_rule! {

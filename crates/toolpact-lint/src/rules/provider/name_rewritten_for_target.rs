@@ -1,8 +1,11 @@
 //! TP304: tool names a target receives rewritten, and names older Claude clients refuse.
 
 use super::lowered::ByTarget;
-use crate::context::{Block, Context};
-use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, declare_rule};
 use toolpact::Target;
 use toolpact::name::ANTHROPIC_LEGACY;
 

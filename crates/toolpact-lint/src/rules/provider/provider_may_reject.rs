@@ -2,8 +2,11 @@
 //! or ignore it.
 
 use super::lowered::ByTarget;
-use crate::context::{Block, Context};
-use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, declare_rule};
 use toolpact::LossKind;
 use toolpact::name::GEMINI_PARAMETER;
 

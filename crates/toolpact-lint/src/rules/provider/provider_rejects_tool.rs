@@ -1,5 +1,8 @@
-use crate::context::{Block, Context};
-use crate::rule::{ChecksBlocks, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksBlocks, ReadsExports, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does

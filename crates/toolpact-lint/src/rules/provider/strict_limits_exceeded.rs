@@ -2,10 +2,13 @@
 //! counted on the schemas the strict exports send.
 
 use super::lowered::{ByTarget, locate};
-use crate::context::{Block, Context};
-use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule, parts_of};
-use crate::rules::message::{join, thousands};
-use crate::rules::schema::{Flow, field, for_each_child, properties, required, walk_pruned};
+use crate::analysis::message::{join, thousands};
+use crate::analysis::schema::{Flow, field, for_each_child, properties, required, walk_pruned};
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{Part, ReadsExports, Rule, declare_rule, parts_of};
 use serde_json::Value;
 use toolpact::schema::{MAX_DEPTH, resolve_local_ref};
 use toolpact::{StrictLimits, Target};

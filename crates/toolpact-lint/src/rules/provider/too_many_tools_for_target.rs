@@ -1,9 +1,12 @@
 //! TP306: more tools in one request than a configured target accepts.
 
 use super::lowered::{ByTarget, gather_sent_counts, sent_counts};
-use crate::context::{Block, Context};
-use crate::rule::{Part, ReadsExports, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::message::thousands;
+use crate::analysis::message::thousands;
+use crate::context::Context;
+use crate::engine::blocks::Block;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{Part, ReadsExports, Rule, declare_rule};
 use toolpact::Target;
 
 declare_rule! {

@@ -1,6 +1,8 @@
+use crate::analysis::message::excerpt;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::message::excerpt;
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -314,7 +316,7 @@ mod tests {
 
     #[test]
     fn survives_tricky_texts() {
-        for text in crate::rules::phrases::tests::TRICKY {
+        for text in crate::analysis::phrases::tests::TRICKY {
             let _ = blobs(text, 8);
         }
     }

@@ -1,6 +1,9 @@
+use crate::analysis::hidden::hidden_kind;
+use crate::analysis::schema::{Flow, walk_members};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{Flow, walk_members};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{CharEscape, Formatter};
@@ -36,23 +39,6 @@ declare_rule! {
         category: Security,
         severity: Error,
         options: [],
-    }
-}
-
-/// What kind of hidden character `c` is, if any.
-pub(crate) fn hidden_kind(c: char) -> Option<&'static str> {
-    match c {
-        '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}' => {
-            Some("zero-width")
-        }
-        '\u{200E}'
-        | '\u{200F}'
-        | '\u{061C}'
-        | '\u{202A}'..='\u{202E}'
-        | '\u{2066}'..='\u{2069}' => Some("bidirectional control"),
-        '\u{E0000}'..='\u{E007F}' => Some("tag"),
-        '\u{1B}' => Some("ANSI escape"),
-        _ => None,
     }
 }
 
@@ -243,19 +229,23 @@ mod tests {
 
     #[test]
     fn only_tools_of_plain_text_pass_the_quick_check() {
-        for text in crate::rules::phrases::tests::TRICKY.iter().copied().chain([
-            "plain",
-            "quotes \" and a backslash \\ and \\u200b written out",
-            "solidus / and \u{8} \u{c}",
-            "tab\tnew line\nreturn\r",
-            "\u{1}\u{7f}",
-            "\u{1B}[31mred\u{1B}[0m",
-            "zero\u{200B}width",
-            "bidi\u{202E}txet",
-            "tag\u{E0069}\u{E0067}",
-            "\u{FEFF}",
-            "é",
-        ]) {
+        for text in crate::analysis::phrases::tests::TRICKY
+            .iter()
+            .copied()
+            .chain([
+                "plain",
+                "quotes \" and a backslash \\ and \\u200b written out",
+                "solidus / and \u{8} \u{c}",
+                "tab\tnew line\nreturn\r",
+                "\u{1}\u{7f}",
+                "\u{1B}[31mred\u{1B}[0m",
+                "zero\u{200B}width",
+                "bidi\u{202E}txet",
+                "tag\u{E0069}\u{E0067}",
+                "\u{FEFF}",
+                "é",
+            ])
+        {
             let tool = tool_with(text);
             let visible = surely_visible(&tool);
             assert_eq!(visible, plain(text), "{text:?}");

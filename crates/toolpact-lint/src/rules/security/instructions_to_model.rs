@@ -1,8 +1,10 @@
+use crate::analysis::phrases::{PhraseSet, Word};
+use crate::analysis::texts::Text;
+use crate::analysis::words::identifier_words_keeping_digits;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::phrases::{PhraseSet, Word};
-use crate::rules::texts::Text;
-use crate::rules::words::identifier_words_keeping_digits;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use std::sync::LazyLock;
 
 declare_rule! {
@@ -100,7 +102,7 @@ impl Kind {
     }
 }
 
-/// The phrases, in the pattern language of [`crate::rules::phrases::Phrase`].
+/// The phrases, in the pattern language of [`crate::analysis::phrases::Phrase`].
 const PHRASES: &[(&str, Kind)] = &[
     (
         "ignore|disregard|forget all|any|the|your| previous|prior|above|earlier|preceding|former|original|existing|other instructions|instruction|prompts|prompt|directions|guidance|rules|messages|context",
@@ -311,7 +313,7 @@ impl ChecksTools for InstructionsToModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::phrases::words;
+    use crate::analysis::phrases::words;
 
     fn found(text: &str) -> Vec<(String, Kind)> {
         findings(
@@ -370,7 +372,7 @@ mod tests {
 
     #[test]
     fn survives_tricky_texts() {
-        for text in crate::rules::phrases::tests::TRICKY {
+        for text in crate::analysis::phrases::tests::TRICKY {
             let _ = found(text);
         }
     }

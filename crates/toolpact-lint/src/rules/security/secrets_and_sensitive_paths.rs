@@ -1,8 +1,10 @@
+use crate::analysis::phrases::{PhraseSet, Word};
+use crate::analysis::schema::{properties, walk};
+use crate::analysis::words::identifier_words_keeping_digits;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::phrases::{PhraseSet, Word};
-use crate::rules::schema::{properties, walk};
-use crate::rules::words::identifier_words_keeping_digits;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use std::sync::LazyLock;
 use toolpact::Tool;
 
@@ -275,7 +277,7 @@ const PATHS: &[(&str, Topic)] = &[
     ("wallet.dat", Topic::PrivateKey),
 ];
 
-/// Words and phrases, in the pattern language of [`crate::rules::phrases::Phrase`].
+/// Words and phrases, in the pattern language of [`crate::analysis::phrases::Phrase`].
 const PHRASES: &[(&str, Topic)] = &[
     (
         "password|passwords|passphrase|passphrases|passcode|passcodes|passwd",
@@ -656,7 +658,7 @@ impl ChecksTools for SecretsAndSensitivePaths {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::phrases::words;
+    use crate::analysis::phrases::words;
 
     fn quotes(text: &str) -> Vec<String> {
         mentions(text, &words(text))
@@ -715,7 +717,7 @@ mod tests {
 
     #[test]
     fn survives_tricky_texts() {
-        for text in crate::rules::phrases::tests::TRICKY {
+        for text in crate::analysis::phrases::tests::TRICKY {
             let _ = mentions(text, &words(text));
         }
     }

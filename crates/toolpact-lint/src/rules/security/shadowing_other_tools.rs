@@ -1,6 +1,8 @@
+use crate::analysis::phrases::PhraseSet;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::phrases::PhraseSet;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use std::sync::LazyLock;
 
 declare_rule! {
@@ -160,7 +162,7 @@ impl ChecksTools for ShadowingOtherTools {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::phrases::words;
+    use crate::analysis::phrases::words;
 
     fn found(text: &str) -> usize {
         let others = |w: &str| ["send_email", "create_order", "search"].contains(&w);

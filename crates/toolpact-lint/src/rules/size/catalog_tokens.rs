@@ -1,10 +1,10 @@
-use super::tokens::{Shared, TokenCounter};
-use crate::context::{Block, Context, Sent, export_label};
-use crate::rule::{
-    Part, ReadsExports, Rule, RuleMeta, RuleOption, Violation, declare_rule, parts_of,
-};
-use crate::rules::message::thousands;
-use std::cell::RefCell;
+use crate::analysis::message::thousands;
+use crate::analysis::tokens::{Shared, TokenCounter};
+use crate::context::Context;
+use crate::engine::blocks::{Block, Sent, export_label};
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{Part, ReadsExports, Rule, declare_rule, parts_of};
 
 declare_rule! {
     /// ## What it does
@@ -139,16 +139,10 @@ fn count_tools(
         .collect()
 }
 
-thread_local! {
-    /// One counter per thread, kept from block to block: the chunks it remembers recur all
-    /// over a catalog.
-    static COUNTER: RefCell<Option<TokenCounter>> = const { RefCell::new(None) };
-}
-
-/// Frees the counter of the calling thread and all it remembers.
-pub(crate) fn forget_on_this_thread() {
-    COUNTER.with_borrow_mut(|counter| *counter = None);
-}
+/// One worker's counter, kept from block to block in its scratch: the chunks it remembers
+/// recur all over a catalog. `None` until the encoding is loaded.
+#[derive(Default)]
+struct Counter(Option<TokenCounter>);
 
 impl Rule for CatalogTokens {
     fn meta(&self) -> &'static RuleMeta {
@@ -162,7 +156,7 @@ impl Rule for CatalogTokens {
 
 impl ReadsExports for CatalogTokens {
     fn gather(&self, cx: &Context<'_>, block: &Block<'_>) -> Part {
-        COUNTER.with_borrow_mut(|counter| {
+        block.scratch().with(|Counter(counter): &mut Counter| {
             if counter.is_none() {
                 *counter = TokenCounter::new();
             }

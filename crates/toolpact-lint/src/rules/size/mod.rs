@@ -3,8 +3,6 @@
 pub mod catalog_tokens;
 pub mod tool_too_large;
 
-mod tokens;
-
 use crate::rule::Rule;
 
 /// The rules of this category.

@@ -1,6 +1,8 @@
+use crate::analysis::message::thousands;
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, RuleOption, Violation, declare_rule};
-use crate::rules::message::thousands;
+use crate::finding::Violation;
+use crate::meta::{RuleMeta, RuleOption};
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use toolpact::schema::child_pointer;
 

@@ -1,6 +1,8 @@
+use crate::analysis::schema::{declares_type, tool_schemas, walk};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{declares_type, tool_schemas, walk};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use toolpact::schema::resolve_local_ref;
 

@@ -1,5 +1,7 @@
 use crate::context::Context;
-use crate::rule::{Rule, RuleMeta, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{Rule, declare_rule};
 use std::collections::HashMap;
 
 declare_rule! {

@@ -1,5 +1,7 @@
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 
 declare_rule! {

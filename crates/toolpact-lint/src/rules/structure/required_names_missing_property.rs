@@ -1,6 +1,8 @@
+use crate::analysis::schema::{for_each_child, tool_schemas};
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
-use crate::rules::schema::{for_each_child, tool_schemas};
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use toolpact::schema::{MAX_DEPTH, child_pointer, resolve_local_ref};

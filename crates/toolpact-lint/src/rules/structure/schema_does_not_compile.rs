@@ -1,7 +1,9 @@
 use crate::context::{Context, ToolView};
-use crate::rule::{ChecksTools, Rule, RuleMeta, Violation, declare_rule};
+use crate::engine::scratch::Scratch;
+use crate::finding::Violation;
+use crate::meta::RuleMeta;
+use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use toolpact::registry::compile;
 
@@ -55,30 +57,22 @@ type Compiled = Option<(String, String)>;
 /// Schemas whose compact JSON is longer than this are compiled each time, not remembered.
 const MAX_REMEMBERED_SCHEMA: usize = 16 * 1024;
 
-/// How many bytes of schema text one thread remembers at most.
+/// How many bytes of schema text one worker remembers at most.
 const MAX_REMEMBERED_BYTES: usize = 32 * 1024 * 1024;
 
-/// The schemas this thread compiled, by their compact JSON, for one check at a time.
+/// The schemas one worker compiled in this check, by their compact JSON: the rule's slot in
+/// the worker's scratch.
 #[derive(Default)]
 struct Remembered {
-    check: usize,
     bytes: usize,
     compiled: HashMap<String, Compiled, foldhash::fast::RandomState>,
 }
 
-thread_local! {
-    static REMEMBERED: RefCell<Remembered> = RefCell::new(Remembered::default());
-}
-
-/// Frees what the calling thread remembers of compiled schemas.
-pub(crate) fn forget_on_this_thread() {
-    REMEMBERED.with_borrow_mut(|remembered| *remembered = Remembered::default());
-}
-
-/// Compiles `schema`, or recalls what compiling the same JSON gave earlier in this check:
-/// catalogs repeat schemas (generated tools, the same `{id}` argument), and compiling costs
-/// far more than writing the schema out. The result depends on the JSON alone.
-fn compiled(cx: &Context<'_>, schema: &Value) -> Compiled {
+/// Compiles `schema`, or recalls what compiling the same JSON gave earlier in this check on
+/// this worker: catalogs repeat schemas (generated tools, the same `{id}` argument), and
+/// compiling costs far more than writing the schema out. The result depends on the JSON
+/// alone.
+fn compiled(scratch: &Scratch, schema: &Value) -> Compiled {
     let run = |schema: &Value| {
         compile(schema)
             .err()
@@ -90,12 +84,9 @@ fn compiled(cx: &Context<'_>, schema: &Value) -> Compiled {
     else {
         return run(schema);
     };
-    REMEMBERED.with_borrow_mut(|remembered| {
-        if remembered.check != cx.id() || remembered.bytes > MAX_REMEMBERED_BYTES {
-            *remembered = Remembered {
-                check: cx.id(),
-                ..Remembered::default()
-            };
+    scratch.with(|remembered: &mut Remembered| {
+        if remembered.bytes > MAX_REMEMBERED_BYTES {
+            *remembered = Remembered::default();
         }
         if let Some(known) = remembered.compiled.get(&key) {
             return known.clone();
@@ -109,7 +100,7 @@ fn compiled(cx: &Context<'_>, schema: &Value) -> Compiled {
 }
 
 impl ChecksTools for SchemaDoesNotCompile {
-    fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
+    fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         let (i, tool) = (view.index, view.tool);
         let schemas = [
             ("/inputSchema", Some(&tool.input_schema)),
@@ -117,7 +108,7 @@ impl ChecksTools for SchemaDoesNotCompile {
         ];
         for (base, schema) in schemas {
             let Some(schema) = schema else { continue };
-            if let Some((pointer, problem)) = compiled(cx, schema) {
+            if let Some((pointer, problem)) = compiled(view.scratch(), schema) {
                 out.push(Violation {
                     tool: Some(i),
                     pointer: format!("{base}{pointer}"),
@@ -131,7 +122,8 @@ impl ChecksTools for SchemaDoesNotCompile {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Settings, check};
+    use crate::engine::check;
+    use crate::settings::Settings;
     use serde_json::json;
     use toolpact::{Catalog, Tool};
 

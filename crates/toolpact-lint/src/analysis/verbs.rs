@@ -1,7 +1,7 @@
 //! The verbs that say what a tool does to the world, and what a tool's name says it does,
 //! for the design rules that hold a name against the tool's hints and arguments.
 
-use crate::rules::words::identifier_words;
+use crate::analysis::words::identifier_words;
 
 /// Verbs that change the world: a tool named with one creates, changes, sends, pays or
 /// deletes something.

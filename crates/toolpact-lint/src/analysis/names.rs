@@ -1,7 +1,7 @@
 //! The names of the catalog's tools, as the rules that look for them in texts read them:
 //! worked out once per check, when a rule first asks, and shared by every rule and thread.
 
-use crate::rules::phrases::words;
+use crate::analysis::phrases::words;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use toolpact::Catalog;

@@ -9,7 +9,7 @@
 //! `contentSchema`) are not entered.
 
 use super::{Edge, Flow, push_token, walk_pruned};
-use crate::rules::words::identifier_words;
+use crate::analysis::words::identifier_words;
 use serde_json::{Map, Value};
 use std::ops::Range;
 use toolpact::Tool;

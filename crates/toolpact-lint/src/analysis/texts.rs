@@ -2,8 +2,8 @@
 //! description, its annotations' title, and every description and title at any depth of its
 //! input and output schemas.
 
-use crate::rules::phrases::{Word, words};
-use crate::rules::schema::{Flow, tool_schemas, walk_members};
+use crate::analysis::phrases::{Word, words};
+use crate::analysis::schema::{Flow, tool_schemas, walk_members};
 use std::cell::OnceCell;
 use std::ops::Deref;
 use toolpact::Tool;

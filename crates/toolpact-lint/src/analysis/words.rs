@@ -7,7 +7,7 @@
 //! anything the name does not?", and a wrong "yes" (a missed finding) is cheaper than a wrong
 //! "no" (a false alarm).
 
-use crate::rules::names::Set;
+use crate::analysis::names::Set;
 use std::sync::LazyLock;
 
 /// What a split does between letters and digits.
@@ -731,7 +731,7 @@ mod tests {
         for name in TRICKY_WORDS
             .iter()
             .copied()
-            .chain(crate::rules::phrases::tests::TRICKY.iter().copied())
+            .chain(crate::analysis::phrases::tests::TRICKY.iter().copied())
         {
             for digits in [Digits::Split, Digits::Keep] {
                 let (unicode, ascii) = both_splits(name, digits);

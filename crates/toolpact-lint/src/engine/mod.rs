@@ -1,0 +1,389 @@
+//! The engine: runs the enabled rules over a catalog and returns their findings in order.
+//!
+//! A check is planned ([`plan`]: the rules by the way they read the catalog), split into
+//! tasks run on the cores ([`scheduler`]), each worker with its own [`scratch`] for the
+//! rules; tools are read in [`blocks`], lowered for the targets block by block; the findings
+//! are put in order by [`sort`].
+
+pub(crate) mod blocks;
+pub(crate) mod plan;
+pub(crate) mod scheduler;
+pub(crate) mod scratch;
+pub(crate) mod sort;
+
+use crate::context::{Context, ToolView};
+use crate::engine::blocks::{BLOCK, block_range};
+use crate::engine::plan::{Plan, Task};
+use crate::engine::scratch::Scratch;
+use crate::finding::{Finding, Report, Summary, Violation, sort_findings};
+use crate::rule::{Part, ReadsExports, Rule};
+use crate::settings::Settings;
+use toolpact::Catalog;
+
+/// What a worker made of one block.
+struct BlockDone {
+    n: usize,
+    /// Each rule's findings in the block, in [`Plan::tools`] order.
+    violations: Vec<Vec<Violation>>,
+    /// One part per rule that reads exports.
+    parts: Vec<Part>,
+    /// For each export, the named tools whose lowering failed.
+    failed: Vec<Vec<usize>>,
+}
+
+/// What a worker made of one task.
+enum Done {
+    Violations(usize, Vec<Violation>),
+    Block(BlockDone),
+}
+
+/// Lowers the `n`th block and lets every rule that reads exports gather from it.
+fn gather_block(
+    cx: &Context<'_>,
+    readers: &[(usize, &dyn ReadsExports)],
+    n: usize,
+    scratch: &Scratch,
+) -> (Vec<Part>, Vec<Vec<usize>>) {
+    if readers.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let range = block_range(cx.catalog.len(), n);
+    let block = cx.exports().block(cx.catalog, range, scratch);
+    let parts = readers
+        .iter()
+        .map(|(_, reader)| reader.gather(cx, &block))
+        .collect();
+    let failed = block.exports.into_iter().map(|e| e.failed).collect();
+    (parts, failed)
+}
+
+/// Checks the `n`th block: each tool with every rule that checks one tool at a time, then
+/// the block as the targets receive it.
+fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -> BlockDone {
+    let mut violations: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
+    for index in block_range(cx.catalog.len(), n) {
+        let Some(entry) = cx.catalog.entries.get(index) else {
+            continue;
+        };
+        let view = ToolView::new(index, &entry.tool, scratch);
+        for ((_, rule), out) in plan.tools.iter().zip(&mut violations) {
+            rule.check_tool(cx, &view, out);
+        }
+    }
+    let (parts, failed) = gather_block(cx, &plan.readers, n, scratch);
+    BlockDone {
+        n,
+        violations,
+        parts,
+        failed,
+    }
+}
+
+/// Runs every enabled rule over the catalog.
+///
+/// Large catalogs are checked on as many threads as the machine has cores, in blocks of
+/// tools. In each block, every tool is read by every rule that checks one tool at a time;
+/// then the block is lowered for every configured target, read by the rules that read
+/// exports, and dropped, so that the exports of a large catalog are never held whole. The
+/// rules that read the whole catalog at once run one per task beside the blocks. The
+/// findings are the same, in the same order, whatever the number of threads.
+pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
+    let rule_settings = settings.for_rules();
+    let mut cx = Context::new(catalog, &rule_settings);
+    let plan = Plan::new(settings);
+    let tasks = plan.tasks(catalog.len());
+    let threads = scheduler::threads(catalog.len(), tasks.len());
+    if !plan.readers.is_empty() {
+        cx.exports_mut().name_tools(catalog, threads);
+    }
+    let done = scheduler::run_all(&tasks, threads, |task, scratch| match *task {
+        Task::Rule(rule) => {
+            let mut violations = Vec::new();
+            plan.enabled[rule].check(&cx, &mut violations);
+            Done::Violations(rule, violations)
+        }
+        Task::Block(n) => Done::Block(check_block(&cx, &plan, n, scratch)),
+    });
+    let mut results: Vec<(usize, Vec<Violation>)> = Vec::new();
+    let mut blocks: Vec<BlockDone> = Vec::new();
+    for done in done {
+        match done {
+            Done::Violations(rule, violations) => results.push((rule, violations)),
+            Done::Block(block) => blocks.push(block),
+        }
+    }
+    blocks.sort_by_key(|block| block.n);
+    let mut failed: Vec<Vec<usize>> = cx.export_targets().map(|_| Vec::new()).collect();
+    for block in &mut blocks {
+        for (all, some) in failed.iter_mut().zip(std::mem::take(&mut block.failed)) {
+            all.extend(some);
+        }
+    }
+    if failed.iter().any(|f| !f.is_empty()) {
+        // Rare: a tool named before it was found to fail lowering kept a name from a tool
+        // after it. Name again, and read again the blocks whose names changed.
+        failed.iter_mut().for_each(|f| f.sort_unstable());
+        let mut changed: Vec<usize> = cx
+            .exports_mut()
+            .name_again(catalog, &failed)
+            .into_iter()
+            .map(|tool| tool / BLOCK)
+            .collect();
+        changed.dedup();
+        let scratch = Scratch::default();
+        for n in changed {
+            if let Some(block) = blocks.get_mut(n) {
+                block.parts = gather_block(&cx, &plan.readers, n, &scratch).0;
+            }
+        }
+    }
+    // Every block was read: the names of a large catalog take a while to free, so they are
+    // freed beside the work that is left.
+    let names = cx.exports_mut().take_names();
+    let finish = || {
+        // Each rule's findings and parts, in catalog order.
+        let mut by_tool: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
+        let mut parts: Vec<Vec<Part>> = plan.readers.iter().map(|_| Vec::new()).collect();
+        for block in blocks {
+            for (all, some) in by_tool.iter_mut().zip(block.violations) {
+                all.extend(some);
+            }
+            for (of_reader, part) in parts.iter_mut().zip(block.parts) {
+                of_reader.push(part);
+            }
+        }
+        results.extend(plan.tools.iter().map(|(rule, _)| *rule).zip(by_tool));
+        for ((rule, reader), parts) in plan.readers.iter().zip(parts) {
+            let mut violations = Vec::new();
+            reader.report(&cx, parts, &mut violations);
+            results.push((*rule, violations));
+        }
+        results.sort_by_key(|(rule, _)| *rule);
+        findings_of(catalog, settings, &plan.enabled, results)
+    };
+    let findings = scheduler::drop_beside(names, threads, finish);
+    let summary = Summary::of(catalog.len(), &findings);
+    Report { findings, summary }
+}
+
+/// The rules' violations as findings, sorted.
+fn findings_of(
+    catalog: &Catalog,
+    settings: &Settings,
+    enabled: &[&dyn Rule],
+    results: Vec<(usize, Vec<Violation>)>,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for (rule, violations) in results {
+        let meta = enabled[rule].meta();
+        let severity = settings.severity(meta);
+        findings.extend(violations.into_iter().map(|v| {
+            let entry = v.tool.and_then(|i| catalog.entries.get(i));
+            Finding {
+                code: meta.code,
+                name: meta.name,
+                category: meta.category,
+                severity,
+                tool: entry.map(|e| e.tool.name.clone()),
+                tool_index: v.tool,
+                pointer: v.pointer,
+                origin: entry.map(|e| e.origin.clone()),
+                message: v.message,
+                help: v.help,
+            }
+        }));
+    }
+    sort_findings(&mut findings);
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use crate::analysis::message::thousands;
+    use crate::context::Context;
+    use crate::engine::blocks::{BLOCK, export_label};
+    use crate::finding::Report;
+    use crate::rules::all_rules;
+    use crate::settings::Settings;
+    use serde_json::json;
+    use toolpact::{Catalog, Tool};
+
+    /// Tools that the export-reading rules each have something to say about.
+    fn varied_tool(i: usize) -> Tool {
+        let object = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+        match i % 5 {
+            // Renamed by OpenAI, Anthropic and Gemini.
+            0 => Tool::new(format!("weather.get_{i}"), "Gets the weather.", object),
+            // Left out by every target.
+            1 => Tool::new(
+                format!("broken_{i}"),
+                "Takes a list.",
+                json!({"type": "array"}),
+            ),
+            // A free-form object and `additionalProperties` Gemini cannot take.
+            2 => Tool::new(
+                format!("filter_{i}"),
+                "Filters the orders.",
+                json!({"type": "object", "properties": {"filter": {"type": "object"}},
+                       "additionalProperties": false}),
+            ),
+            // Over OpenAI's description cap.
+            3 => Tool::new(format!("long_{i}"), "Lists the orders. ".repeat(80), object),
+            _ => Tool::new(
+                format!("plain_{i}"),
+                "Gets the forecast for a city.",
+                object,
+            ),
+        }
+    }
+
+    fn export_settings() -> Settings {
+        let mut settings = Settings::from_toml(
+            "strict = true\n[rules.catalog-tokens]\nmax-tool-tokens = 0\n",
+            "toolpact.toml",
+        )
+        .unwrap();
+        let readers: Vec<String> = all_rules()
+            .iter()
+            .filter(|rule| rule.reads_exports().is_some())
+            .map(|rule| rule.meta().code.to_owned())
+            .collect();
+        settings.select(readers).unwrap();
+        settings
+    }
+
+    /// The findings about one tool, without where it sits in the catalog.
+    fn about(report: &Report, index: usize) -> Vec<(&'static str, String, String)> {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.tool_index == Some(index))
+            .map(|f| (f.code, f.pointer.clone(), f.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_tool_that_fails_lowering_leaves_its_name_as_convert_does() {
+        let mut settings = export_settings();
+        settings.select(vec!["TP301".to_owned()]).unwrap();
+        let mut tools: Vec<Tool> = (0..2 * BLOCK).map(varied_tool).collect();
+        // Named first, and only found unfit for strict mode when lowered, in the first
+        // block; the tool that gets its name once it is left out, in the second.
+        let broken = json!({"type": "object", "properties": {"a": false}});
+        tools[7] = Tool::new("dup.name", "Broken in strict mode.", broken);
+        tools[BLOCK + 3] = Tool::new("dup_name", "Fine.", json!({"type": "object"}));
+        let catalog: Catalog = tools.into_iter().collect();
+        let report = check(&catalog, &settings);
+        let mut expected = Vec::new();
+        let rule_settings = settings.for_rules();
+        let cx = Context::new(&catalog, &rule_settings);
+        for (target, strict) in cx.export_targets() {
+            let options = toolpact::ExportOptions { strict };
+            let export = toolpact::export(catalog.tools(), target, options).unwrap();
+            let label = export_label(target, strict);
+            for left in export.report.left_out {
+                let message = format!("{label} cannot take this tool: {}", left.reason);
+                expected.push((left.index, left.pointer, message));
+            }
+        }
+        let mut found: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (f.tool_index.unwrap(), f.pointer.clone(), f.message.clone()))
+            .collect();
+        expected.sort();
+        found.sort();
+        assert_eq!(found, expected);
+        assert!(
+            found
+                .iter()
+                .any(|(i, _, m)| *i == 7 && m.contains("strict mode form"))
+        );
+        // Strict OpenAI takes it under its own name; the other targets, which take the
+        // first tool, refuse the second for the name.
+        let second: Vec<&str> = found
+            .iter()
+            .filter(|(i, ..)| *i == BLOCK + 3)
+            .map(|(.., m)| m.as_str())
+            .collect();
+        assert!(
+            !second.iter().any(|m| m.contains("(strict)")),
+            "{second:#?}"
+        );
+        assert!(
+            !second.is_empty() && second.iter().all(|m| m.contains("collides")),
+            "{second:#?}"
+        );
+    }
+
+    #[test]
+    fn a_large_catalog_read_block_by_block_gets_each_tools_findings_as_if_checked_alone() {
+        let settings = export_settings();
+        // Over every target's cap on tools, and over many blocks checked on several threads.
+        let tools = 1_543;
+        let catalog: Catalog = (0..tools).map(varied_tool).collect();
+        let report = check(&catalog, &settings);
+        assert_eq!(report, check(&catalog, &settings), "the same on every run");
+        let edges = [
+            0,
+            1,
+            BLOCK - 1,
+            BLOCK,
+            BLOCK + 1,
+            2 * BLOCK,
+            3 * BLOCK,
+            tools - 1,
+        ];
+        for index in edges.into_iter().chain(0..10) {
+            let alone: Catalog = std::iter::once(varied_tool(index)).collect();
+            let expected = about(&check(&alone, &settings), 0);
+            assert!(!expected.is_empty(), "tool {index} has findings");
+            assert_eq!(about(&report, index), expected, "tool {index}");
+        }
+        let about_catalog: Vec<&str> = report
+            .findings
+            .iter()
+            .filter(|f| f.tool_index.is_none())
+            .map(|f| f.message.as_str())
+            .collect();
+        let count = |needle: &str| about_catalog.iter().filter(|m| m.contains(needle)).count();
+        // Every target but MCP renames one tool in five, and every target leaves one in five
+        // out: the counts add up over the blocks.
+        let sent = thousands(tools - tools.div_ceil(5));
+        assert_eq!(
+            count(&format!("sends {sent} tools")),
+            2,
+            "{about_catalog:#?}"
+        );
+        assert_eq!(count(&format!("sends {sent} function declarations")), 1);
+        assert_eq!(count(&format!("marks all {sent} tools strict")), 1);
+        assert_eq!(
+            count(&format!("the catalog of {} tools", thousands(tools))),
+            1
+        );
+    }
+
+    #[test]
+    fn rules_that_check_one_tool_at_a_time_find_in_a_large_catalog_what_they_find_alone() {
+        let mut settings = Settings::default();
+        let per_tool: Vec<String> = all_rules()
+            .iter()
+            .filter(|rule| rule.checks_tools().is_some())
+            .map(|rule| rule.meta().code.to_owned())
+            .collect();
+        assert!(per_tool.len() > 30, "{per_tool:?}");
+        settings.select(per_tool).unwrap();
+        // Over every target's cap on tools, and over many blocks checked on several threads.
+        let tools = 1_543;
+        let catalog: Catalog = (0..tools).map(varied_tool).collect();
+        let report = check(&catalog, &settings);
+        assert_eq!(report, check(&catalog, &settings), "the same on every run");
+        for index in [0, 1, 2, 3, 4, BLOCK - 1, BLOCK, 2 * BLOCK + 1, tools - 1] {
+            let alone: Catalog = std::iter::once(varied_tool(index)).collect();
+            let expected = about(&check(&alone, &settings), 0);
+            assert!(!expected.is_empty(), "tool {index} has findings");
+            assert_eq!(about(&report, index), expected, "tool {index}");
+        }
+    }
+}
