@@ -12,11 +12,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Duration;
+use toolpact_bench_data::near_duplicates::catalog;
 use toolpact_lint::{Settings, check};
-
-#[path = "support/catalog.rs"]
-mod generated;
-use generated::catalog;
 
 fn bench(c: &mut Criterion) {
     let settings = Settings::default();

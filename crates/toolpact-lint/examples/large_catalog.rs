@@ -7,9 +7,7 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-
-#[path = "../benches/support/catalog.rs"]
-mod generated;
+use toolpact_bench_data::near_duplicates;
 
 fn main() -> ExitCode {
     let arg = std::env::args().nth(1);
@@ -17,7 +15,7 @@ fn main() -> ExitCode {
         eprintln!("usage: large_catalog TOOLS (how many tools, such as 100000)");
         return ExitCode::from(2);
     };
-    let catalog = generated::catalog(n);
+    let catalog = near_duplicates::catalog(n);
     let tools: Vec<&toolpact::Tool> = catalog.tools().collect();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = serde_json::to_writer(&mut out, &serde_json::json!({ "tools": tools }))

@@ -1,7 +1,7 @@
 //! The shipped example catalogs do what the README says: `mistakes.json` has findings of
 //! every category, `gift-shop.json` none at warning or above.
 
-use crate::cli::{GIFT_SHOP, MISTAKES, check, field, findings};
+use crate::common::check::{GIFT_SHOP, MISTAKES, check, field, findings};
 use std::collections::BTreeSet;
 
 #[test]

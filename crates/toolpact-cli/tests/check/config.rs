@@ -4,7 +4,8 @@
 //! Each test runs the binary from a fresh temporary directory, so the only configuration it
 //! can find is the one the test wrote there.
 
-use crate::cli::{GIFT_SHOP, MISTAKES, absolute, check, check_in, codes, findings, write};
+use crate::common::absolute;
+use crate::common::check::{GIFT_SHOP, MISTAKES, check, check_in, codes, findings, write};
 use std::collections::BTreeSet;
 
 /// A set of codes, for comparisons.

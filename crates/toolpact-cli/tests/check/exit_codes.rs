@@ -1,7 +1,7 @@
 //! Exit codes, as CI relies on them: 0 when no finding reaches `--fail-on` (default `error`),
 //! 1 when one does, 2 when the check could not run, with one `error: ` message that says why.
 
-use crate::cli::{FIXTURES, GIFT_SHOP, MISTAKES, check};
+use crate::common::check::{FIXTURES, GIFT_SHOP, MISTAKES, check};
 
 #[test]
 fn a_catalog_clean_at_error_exits_0() {

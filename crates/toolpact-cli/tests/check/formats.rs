@@ -1,7 +1,7 @@
 //! Every output format parses as what it claims to be, and all of them report the same
 //! findings: the JSON report is the reference the others are compared with.
 
-use crate::cli::{MISTAKES, check, codes, findings};
+use crate::common::check::{MISTAKES, check, codes, findings};
 use crate::common::{Run, read};
 use serde_json::Value;
 use std::collections::BTreeSet;

@@ -1,10 +1,14 @@
 //! Running the `toolpact` binary as a user does and reading what it left behind: the exit
-//! code, standard output and standard error. Every command-line test binary includes this
-//! file with `#[path = "../common/mod.rs"] mod common;` and adds what only it needs.
+//! code, standard output and standard error. What only one command's tests need is in the
+//! submodule named after the command.
 
-// Each test binary is its own crate and uses only part of this module; what one of them
-// leaves unused is not dead code.
-#![allow(dead_code)]
+pub mod catalogs;
+pub mod check;
+pub mod contract;
+pub mod convert;
+pub mod mcp;
+pub mod request;
+pub mod validate;
 
 use serde_json::Value;
 use std::ffi::{OsStr, OsString};
@@ -20,6 +24,16 @@ pub fn workspace() -> PathBuf {
         .join("../..")
         .canonicalize()
         .unwrap()
+}
+
+/// A file of the workspace, as an absolute path.
+pub fn absolute(relative: &str) -> String {
+    workspace().join(relative).display().to_string()
+}
+
+/// The binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_toolpact")
 }
 
 /// The contents of a file of the workspace.
@@ -61,6 +75,26 @@ impl Run {
                 head(&self.stdout)
             )
         })
+    }
+
+    /// Standard output parsed as JSON (the payload, when it goes to stdout).
+    pub fn payload(&self) -> Value {
+        self.json()
+    }
+
+    /// Asserts that the command could not run: exit 2, nothing on stdout, and one `error: `
+    /// message on stderr, which is returned.
+    pub fn assert_usage_error(&self) -> &str {
+        self.assert_error()
+    }
+
+    /// Asserts that the command could not run: exit 2, nothing on stdout, one `error: ` line on
+    /// stderr, which is returned without the prefix.
+    pub fn usage_error(&self) -> &str {
+        self.assert_error()
+            .strip_prefix("error: ")
+            .unwrap_or_default()
+            .trim_end()
     }
 
     /// Asserts that the command could not run: exit 2, nothing on stdout, and a message
@@ -136,7 +170,7 @@ impl Invocation {
     /// Runs the binary to completion. A run killed by a signal (a stack overflow is SIGSEGV
     /// or SIGABRT) or one that panicked fails the test.
     pub fn run(self) -> Run {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_toolpact"));
+        let mut command = Command::new(bin());
         command
             .args(&self.args)
             .current_dir(&self.dir)

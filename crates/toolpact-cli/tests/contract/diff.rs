@@ -1,9 +1,10 @@
 //! `toolpact diff`: every fixture pair as text and JSON (snapshots), exit codes for each
 //! `--fail-on`, lock files as either side, and errors.
 
-use crate::cli::{diff_cases, toolpact, toolpact_with_stdin, workspace};
+use crate::common::contract::{diff_cases, toolpact, toolpact_with_stdin};
+use crate::common::workspace;
 
-fn diff(case: &str, extra: &[&str]) -> crate::cli::Run {
+fn diff(case: &str, extra: &[&str]) -> crate::common::Run {
     let old = format!("fixtures/diff/{case}/old.json");
     let new = format!("fixtures/diff/{case}/new.json");
     let mut args = vec!["diff", old.as_str(), new.as_str()];

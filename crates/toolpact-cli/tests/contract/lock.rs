@@ -1,6 +1,7 @@
 //! `toolpact lock`: where the lock file goes, what it holds, and what it refuses.
 
-use crate::cli::{run_in, toolpact, toolpact_with_stdin, workspace};
+use crate::common::contract::{run_in, toolpact, toolpact_with_stdin};
+use crate::common::workspace;
 
 const GIFT_SHOP: &str = "examples/catalogs/gift-shop.json";
 const GIFT_SHOP_LOCK: &str = "examples/catalogs/gift-shop.lock";

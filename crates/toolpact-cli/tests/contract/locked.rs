@@ -1,7 +1,8 @@
 //! `toolpact check --locked`: a tool that differs from the lock file is a finding, in every
 //! report format, even when only a description or an annotation changed.
 
-use crate::cli::{Run, run_in, toolpact, toolpact_with_stdin, workspace};
+use crate::common::contract::{run_in, toolpact, toolpact_with_stdin};
+use crate::common::{Run, workspace};
 use serde_json::Value;
 use std::path::Path;
 

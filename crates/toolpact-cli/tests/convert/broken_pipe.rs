@@ -1,8 +1,8 @@
 //! A reader that stops early (`toolpact convert … | head`) is not an error: toolpact stops
 //! quietly, as `cat` and ripgrep do.
 
-use crate::catalogs::{realistic_catalog, write};
-use crate::cli::workspace;
+use crate::common::catalogs::{realistic_catalog, write};
+use crate::common::workspace;
 use std::process::Command;
 
 #[test]

@@ -1,7 +1,8 @@
 //! Exit codes: 0 when every tool converts, 1 when a tool is left out, 2 when the command
 //! cannot run; and the message that goes with each.
 
-use crate::cli::{TARGETS, exported_names, toolpact};
+use crate::common::convert::{TARGETS, exported_names};
+use crate::common::toolpact;
 
 #[test]
 fn every_tool_converted_exits_0_for_every_target() {

@@ -1,8 +1,9 @@
 //! Large valid input: hundreds of realistic tools to every target, a catalog of more than
 //! 50 MB, and a schema nested as deep as the reader allows.
 
-use crate::catalogs::{realistic_catalog, tool_name, write, write_bulky_catalog};
-use crate::cli::{TARGETS, exported_names, toolpact};
+use crate::common::catalogs::{realistic_catalog, tool_name, write, write_bulky_catalog};
+use crate::common::convert::{TARGETS, exported_names};
+use crate::common::toolpact;
 use serde_json::{Value, json};
 use std::time::Instant;
 

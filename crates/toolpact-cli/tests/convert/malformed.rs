@@ -1,8 +1,9 @@
 //! Input toolpact cannot read: each run exits 2, writes no payload, and says which file,
 //! where in it, and what is wrong. Nothing panics or overflows the stack.
 
-use crate::catalogs::{noise_bytes, noise_text, write};
-use crate::cli::{Run, assert_error_at, toolpact, workspace};
+use crate::common::catalogs::{noise_bytes, noise_text, write};
+use crate::common::convert::assert_error_at;
+use crate::common::{Run, toolpact, workspace};
 
 /// What the message must say about each file of `fixtures/malformed/`, besides its position.
 const EXPECTED: [(&str, &[&str]); 7] = [
@@ -170,8 +171,10 @@ fn a_json_scalar_exits_2_and_says_what_was_found() {
 
 #[test]
 fn standard_input_that_is_not_json_names_it_as_dash() {
-    let run =
-        crate::cli::toolpact_with_stdin(["convert", "-", "--to", "mcp"], b"tools:\n  - get\n");
+    let run = crate::common::convert::toolpact_with_stdin(
+        ["convert", "-", "--to", "mcp"],
+        b"tools:\n  - get\n",
+    );
     run.assert_code(2);
     assert_eq!(run.stdout, "");
     assert_error_at(&run, "-");

@@ -1,7 +1,8 @@
 //! Options of `toolpact convert`: `-o`, `-` for standard input, `--from`, `--report json`,
 //! and `--help`.
 
-use crate::cli::{TARGETS, exported_names, toolpact, toolpact_with_stdin, workspace};
+use crate::common::convert::{TARGETS, exported_names, toolpact_with_stdin};
+use crate::common::{toolpact, workspace};
 use serde_json::Value;
 
 #[test]

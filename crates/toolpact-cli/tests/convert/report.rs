@@ -1,7 +1,7 @@
 //! Snapshots of the text loss report on standard error: what a user reads to learn what a
 //! provider could not take.
 
-use crate::cli::toolpact;
+use crate::common::toolpact;
 
 fn text_report(args: &[&str], code: i32) -> String {
     let mut all = vec!["convert"];

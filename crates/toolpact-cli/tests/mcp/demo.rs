@@ -1,6 +1,7 @@
 //! `toolpact serve --demo`: the gift-shop example server, with handlers, orders and widget.
 
-use crate::cli::{Process, bin};
+use crate::common::bin;
+use crate::common::mcp::Process;
 use serde_json::json;
 use toolpact_mcp::{ClientOptions, Connection, Source};
 

@@ -1,6 +1,7 @@
 //! `toolpact fetch`: the tools of a live server, written as a `tools/list` result.
 
-use crate::cli::{bin, run, tools_of};
+use crate::common::bin;
+use crate::common::mcp::{run, tools_of};
 use serde_json::{Value, json};
 
 #[test]

@@ -1,6 +1,6 @@
 //! `toolpact serve --http`: Streamable HTTP on 127.0.0.1, read by `toolpact fetch --url`.
 
-use crate::cli::{Process, run, tools_of};
+use crate::common::mcp::{Process, run, tools_of};
 use serde_json::{Value, json};
 
 const TOKEN: (&str, &str) = ("TOOLPACT_TEST_TOKEN", "correct horse battery staple");

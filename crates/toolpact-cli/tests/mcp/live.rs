@@ -1,7 +1,8 @@
 //! `check`, `lock` and `diff` reading a live server (`-- COMMAND…`) give what they give for
 //! the same tools in a file.
 
-use crate::cli::{bin, run};
+use crate::common::bin;
+use crate::common::mcp::run;
 use serde_json::Value;
 
 const CATALOG: &str = "examples/catalogs/mistakes.json";
@@ -54,7 +55,8 @@ fn a_live_server_locks_and_diffs_like_its_file() {
     assert_eq!(locked.code, 0, "{}", locked.stderr);
     assert_eq!(
         std::fs::read_to_string(lock).unwrap(),
-        std::fs::read_to_string(crate::cli::path("examples/catalogs/gift-shop.lock")).unwrap()
+        std::fs::read_to_string(crate::common::absolute("examples/catalogs/gift-shop.lock"))
+            .unwrap()
     );
 
     let unchanged = run(

@@ -1,12 +1,16 @@
 //! `toolpact serve CATALOG` over stdio, driven by toolpact's own MCP client.
 
-use crate::cli::{bin, path, tools_of};
+use crate::common::mcp::tools_of;
+use crate::common::{absolute, bin};
 use serde_json::json;
 use toolpact_mcp::{ClientOptions, Connection, Source};
 
 #[test]
 fn the_gift_shop_contract_is_served_over_stdio() {
-    let source = Source::command(bin(), ["serve", &path("examples/catalogs/gift-shop.json")]);
+    let source = Source::command(
+        bin(),
+        ["serve", &absolute("examples/catalogs/gift-shop.json")],
+    );
     toolpact_mcp::block_on(async {
         let connection = Connection::open(&source, &ClientOptions::default())
             .await

@@ -1,7 +1,7 @@
 //! The exact `tools/list` and `tools/call` answers `toolpact serve` writes on stdio, per
 //! protocol version, as golden files.
 
-use crate::cli::Process;
+use crate::common::mcp::Process;
 use serde_json::{Value, json};
 
 const CATALOGS: [&str; 2] = [

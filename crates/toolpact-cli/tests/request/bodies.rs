@@ -1,7 +1,8 @@
 //! The bodies `toolpact request` prints for every provider from the same files, and what it
 //! reports on standard error.
 
-use crate::cli::{CATALOG, SYSTEM, read, request};
+use crate::common::read;
+use crate::common::request::{CATALOG, SYSTEM, request};
 use serde_json::Value;
 
 /// The model each provider's request names (Gemini takes it in the URL).

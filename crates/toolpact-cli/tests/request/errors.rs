@@ -1,6 +1,6 @@
 //! What `toolpact request` cannot do ends with exit 2 and one message that says where and what.
 
-use crate::cli::{CATALOG, SYSTEM, request};
+use crate::common::request::{CATALOG, SYSTEM, request};
 
 fn error_of(args: &[&str], stdin: Option<&[u8]>) -> String {
     request(args, stdin).usage_error().to_owned()

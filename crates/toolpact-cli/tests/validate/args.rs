@@ -1,6 +1,6 @@
 //! `--tool NAME --args JSON`: one call typed on the command line.
 
-use crate::cli::validate;
+use crate::common::validate::validate;
 
 #[test]
 fn valid_arguments_print_valid_and_exit_0() {

@@ -1,6 +1,7 @@
 //! `--call FILE`: calls in every provider's shape, from a file or standard input.
 
-use crate::cli::{FIXTURES, read, validate, validate_with_stdin};
+use crate::common::read;
+use crate::common::validate::{FIXTURES, validate, validate_with_stdin};
 
 const CHAT: &str = "fixtures/calls/chat-tool-calls.json";
 const ANTHROPIC: &str = "fixtures/calls/anthropic-tool-use.json";

@@ -1,7 +1,7 @@
 //! Exit 2 when the command cannot run: bad usage or unreadable input. Findings in a call are
 //! exit 1, never 2.
 
-use crate::cli::{FIXTURES, toolpact, validate};
+use crate::common::validate::{FIXTURES, toolpact, validate};
 
 #[test]
 fn a_missing_catalog_exits_2_and_names_it() {

@@ -1,6 +1,6 @@
 //! `--format json`: the same findings as data.
 
-use crate::cli::validate;
+use crate::common::validate::validate;
 use serde_json::{Value, json};
 
 #[test]

@@ -1,6 +1,6 @@
 //! `--lenient`: the usual model slips are repaired, and every repair is reported.
 
-use crate::cli::validate;
+use crate::common::validate::validate;
 use serde_json::json;
 
 const DAYS_AS_STRING: &str = r#"{"city": "Lisbon", "days": "3"}"#;

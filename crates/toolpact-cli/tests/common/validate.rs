@@ -1,8 +1,7 @@
-//! What the `validate` tests add to running the binary (`common`): the catalog every test
-//! validates against, and `toolpact validate CATALOG ARGS`.
+//! What the `validate` tests add to running the binary (the parent module): the catalog every
+//! test validates against, and `toolpact validate CATALOG ARGS`.
 
-use crate::common::Invocation;
-pub use crate::common::{Run, read};
+use crate::common::{Invocation, Run};
 
 /// The catalog every test validates against: `get_forecast(city, days?, units?)`, closed to
 /// other properties.
@@ -10,14 +9,6 @@ pub const CATALOG: &str = "fixtures/seeds/get_forecast.json";
 
 /// This binary's own fixtures, from the workspace root.
 pub const FIXTURES: &str = "crates/toolpact-cli/tests/validate/fixtures";
-
-impl Run {
-    /// Asserts that the command could not run: exit 2, nothing on stdout, and one `error: `
-    /// message on stderr, which is returned.
-    pub fn assert_usage_error(&self) -> &str {
-        self.assert_error()
-    }
-}
 
 /// `toolpact validate CATALOG ARGS` with no standard input.
 pub fn validate(args: &[&str]) -> Run {

@@ -1,27 +1,11 @@
-//! The generated catalogs of the linter's benchmark: 10,000 or 100,000 varied, real-looking
-//! tools, with near-duplicates (small edits) so that the overlap rule has work. Shared by
-//! `benches/check.rs` and `examples/large_catalog.rs`, so that the one-shot figures of
-//! docs/benchmarks.md check the very catalog the benchmark checks.
+//! The catalogs of the linter's benchmark: 10,000 or 100,000 varied, real-looking tools, with
+//! near-duplicates (small edits) so that the overlap rule has work. The lint benchmark and
+//! `toolpact-lint`'s `large_catalog` example both check these, so that the one-shot figures of
+//! docs/benchmarks.md are taken on the very catalog the benchmark checks.
 
+use crate::Rng;
 use serde_json::{Value, json};
 use toolpact::{Catalog, Tool};
-
-/// SplitMix64: a fixed, portable sequence, so every run lints the same catalog.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
-    }
-}
 
 const VERBS: &[&str] = &[
     "get", "list", "search", "create", "update", "delete", "send", "cancel", "find", "export",

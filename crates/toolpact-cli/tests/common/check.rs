@@ -20,16 +20,11 @@ pub fn check(args: &[&str]) -> Run {
 }
 
 /// `toolpact check ARGS` from `dir`, which is where `toolpact.toml` is looked for. Outside
-/// the workspace, name catalogs with [`absolute`].
+/// the workspace, name catalogs with [`absolute`](crate::common::absolute).
 pub fn check_in(dir: &Path, args: &[&str]) -> Run {
     Invocation::new(std::iter::once("check").chain(args.iter().copied()))
         .current_dir(dir)
         .run()
-}
-
-/// A file of the workspace, as an absolute path.
-pub fn absolute(relative: &str) -> String {
-    workspace().join(relative).display().to_string()
 }
 
 /// Writes `text` to `dir/name` and returns the file's path.

@@ -1,7 +1,7 @@
 //! Starting the `toolpact` binary as a server, talking to it line by line, and stopping it;
-//! runs to completion go through `common`.
+//! runs to completion go through the parent module.
 
-use crate::common::{Invocation, Run, workspace};
+use crate::common::{Invocation, Run, bin, workspace};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -10,16 +10,6 @@ use std::time::Duration;
 
 /// How long a test waits for one line from a server.
 const LINE_WAIT: Duration = Duration::from_secs(20);
-
-/// The binary under test.
-pub fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_toolpact")
-}
-
-/// A file of the workspace, as an absolute path.
-pub fn path(relative: &str) -> String {
-    workspace().join(relative).display().to_string()
-}
 
 /// The `tools` of a catalog file of the workspace.
 pub fn tools_of(relative: &str) -> Vec<Value> {

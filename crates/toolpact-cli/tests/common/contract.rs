@@ -1,8 +1,7 @@
-//! What the `lock`, `diff` and `check --locked` tests add to running the binary (`common`):
-//! the diff fixture pairs, and runs from another directory, without colour.
+//! What the `lock`, `diff` and `check --locked` tests add to running the binary (the parent
+//! module): the diff fixture pairs, and runs from another directory, without colour.
 
-use crate::common::Invocation;
-pub use crate::common::{Run, workspace};
+use crate::common::{Invocation, Run, workspace};
 use std::ffi::OsStr;
 use std::path::Path;
 

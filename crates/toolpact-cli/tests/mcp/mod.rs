@@ -3,13 +3,6 @@
 //! JSON-RPC lines, and by itself (`fetch` reading `serve`). Every process a test starts is
 //! stopped by the test.
 
-// Tests may unwrap and panic: either is a failed test, with the value in the message.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-#[path = "../common/mod.rs"]
-mod common;
-
-mod cli;
 mod demo;
 mod fetch;
 mod http;

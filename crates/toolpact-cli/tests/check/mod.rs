@@ -2,14 +2,7 @@
 //! run as a user runs it, and only what a user sees is checked (exit code, standard output,
 //! standard error).
 
-// Tests may unwrap and panic: either is a failed test, with the value in the message.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-#[path = "../common/mod.rs"]
-mod common;
-
 mod catalogs;
-mod cli;
 mod config;
 mod exit_codes;
 mod formats;

@@ -1,8 +1,7 @@
-//! What the `convert` tests add to running the binary (`common`): the targets, and reading
-//! payloads and error positions.
+//! What the `convert` tests add to running the binary (the parent module): the targets, and
+//! reading payloads and error positions.
 
-use crate::common::Invocation;
-pub use crate::common::{Run, toolpact, workspace};
+use crate::common::{Invocation, Run};
 use serde_json::Value;
 use std::ffi::OsStr;
 
@@ -15,13 +14,6 @@ pub const TARGETS: [&str; 6] = [
     "gemini",
     "gemini-json",
 ];
-
-impl Run {
-    /// Standard output parsed as JSON (the payload, when it goes to stdout).
-    pub fn payload(&self) -> Value {
-        self.json()
-    }
-}
 
 /// Runs `toolpact ARGS` from the workspace root with `stdin` on standard input.
 pub fn toolpact_with_stdin<I, S>(args: I, stdin: &[u8]) -> Run

@@ -1,0 +1,5 @@
+//! Handlers, on top of data.
+
+use crate::data::Data;
+
+pub struct Handler(pub Data);

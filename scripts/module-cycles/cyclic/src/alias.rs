@@ -1,0 +1,5 @@
+//! Names an item through a re-export with `as`.
+
+use crate::facade::Form;
+
+pub struct Alias(pub Form);

@@ -1,0 +1,5 @@
+//! Reaches back to the module that imports it through the facade.
+
+pub fn parse_openai() {
+    crate::call::parse()
+}
