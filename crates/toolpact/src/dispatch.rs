@@ -412,7 +412,7 @@ async fn run(
             (
                 ToolResult::error(format!(
                     "{name} did not finish within {} and was stopped. Try again, perhaps with a narrower request.",
-                    human_duration(options.time_limit)
+                    crate::wording::human_duration(options.time_limit)
                 )),
                 Outcome::TimedOut,
             )
@@ -459,24 +459,11 @@ fn known_tools_hint(registry: &Registry) -> String {
     }
 }
 
-/// Up to three known names closest to `name`.
+/// Up to three known names closest to `name`, by the measure every suggestion uses.
 fn closest_names(registry: &Registry, name: &str) -> Vec<String> {
-    let wanted = name.to_ascii_lowercase();
-    let mut scored: Vec<(f64, &str)> = registry
-        .tools()
-        .map(|t| {
-            (
-                strsim::normalized_levenshtein(&wanted, &t.name.to_ascii_lowercase()),
-                t.name.as_str(),
-            )
-        })
-        .filter(|(score, _)| *score >= 0.4)
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    scored
+    crate::wording::closest_names(name, registry.tools().map(|t| t.name.as_str()), 3)
         .into_iter()
-        .take(3)
-        .map(|(_, n)| n.to_owned())
+        .map(str::to_owned)
         .collect()
 }
 
@@ -498,13 +485,5 @@ fn output_problem(registered: &Registered, result: &ToolResult) -> Option<String
         None
     } else {
         Some(errors.join("; "))
-    }
-}
-
-fn human_duration(d: Duration) -> String {
-    if d.as_secs() >= 1 && d.subsec_millis() == 0 {
-        format!("{} s", d.as_secs())
-    } else {
-        format!("{} ms", d.as_millis())
     }
 }

@@ -407,16 +407,10 @@ fn list(items: impl Iterator<Item = String>) -> String {
 }
 
 /// The declared name closest to `name`, when it is close enough to be a likely typo or a
-/// different spelling (`colour` → `color`, `cityName` → `city_name`).
+/// different spelling (`colour` → `color`, `cityName` → `city_name`): the measure every
+/// suggestion uses ([`crate::wording::closest_name`]).
 fn closest<'a>(name: &str, declared: &[&'a str]) -> Option<&'a str> {
-    let norm = |s: &str| s.to_ascii_lowercase().replace(['_', '-'], "");
-    let wanted = norm(name);
-    declared
-        .iter()
-        .map(|d| (strsim::levenshtein(&wanted, &norm(d)), *d))
-        .filter(|(distance, d)| *distance <= (d.len().max(name.len()) / 3).max(1))
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, d)| d)
+    crate::wording::closest_name(name, declared.iter().copied())
 }
 
 #[cfg(test)]

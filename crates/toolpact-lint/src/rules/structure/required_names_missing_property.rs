@@ -125,51 +125,10 @@ fn accepts_other_names(node: &Value) -> bool {
             .is_some_and(|schema| !schema.is_empty())
 }
 
-/// Edit distance over characters, counting a swap of two neighbours as one edit (optimal
-/// string alignment), for "did you mean".
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let width = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * width];
-    for i in 0..=a.len() {
-        d[i * width] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(width) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[(i - 1) * width + j] + 1)
-                .min(d[i * width + j - 1] + 1)
-                .min(d[(i - 1) * width + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[(i - 2) * width + j - 2] + 1);
-            }
-            d[i * width + j] = best;
-        }
-    }
-    d[a.len() * width + b.len()]
-}
-
-/// Names longer than this get no "did you mean": the comparison grows with the product
-/// of the lengths.
-const MAX_SUGGESTED_LEN: usize = 64;
-
-/// The declared name closest to `missing`, when it is close enough to be a typo.
+/// The declared name closest to `missing`, when it is close enough to be a typo: the
+/// measure every suggestion of toolpact uses.
 fn closest<'v>(missing: &str, names: &BTreeSet<&'v str>) -> Option<&'v str> {
-    if missing.len() > MAX_SUGGESTED_LEN {
-        return None;
-    }
-    let limit = (missing.chars().count() / 3).max(1);
-    names
-        .iter()
-        .filter(|n| n.len() <= MAX_SUGGESTED_LEN)
-        .map(|n| (distance(&missing.to_lowercase(), &n.to_lowercase()), *n))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, n)| n)
+    toolpact::closest_name(missing, names.iter().copied())
 }
 
 /// How many declared names a help text lists.
@@ -313,7 +272,5 @@ mod tests {
         assert_eq!(closest("ciyt", &names), Some("city"));
         assert_eq!(closest("Days", &names), Some("days"));
         assert_eq!(closest("country", &names), None);
-        assert_eq!(distance("kitten", "sitting"), 3);
-        assert_eq!(distance("ciyt", "city"), 1);
     }
 }
