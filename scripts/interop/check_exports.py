@@ -112,7 +112,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("gemini-json"),
 )
 
-# Name rules (provider-rules.md §2.2, §3.2, §4.2; MCP SEP-986 is a SHOULD, so a warning).
+# Name rules (docs/providers.md#tool-names-at-a-glance; MCP SEP-986 is a SHOULD, so a warning).
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 GEMINI_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$")
@@ -125,9 +125,9 @@ MCP_VERSIONS = ("2025-11-25", "2026-07-28")
 # so the envelope is filled in (only where absent) to check the tools against that era.
 MCP_2026_ENVELOPE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
 
-# Keywords the OpenAI strict subset rejects (provider-rules.md §2.5).
+# Keywords the OpenAI strict subset rejects (docs/providers.md#openai-strict-mode).
 OPENAI_STRICT_UNSUPPORTED = ("allOf", "not", "dependentRequired", "dependentSchemas", "if", "then", "else")
-# Keywords the Anthropic strict subset rejects (provider-rules.md §3.3, requirements R25).
+# Keywords the Anthropic strict subset rejects (docs/providers.md#anthropic-strict-tools).
 ANTHROPIC_STRICT_UNSUPPORTED = (
     "minimum",
     "maximum",
@@ -142,7 +142,8 @@ ANTHROPIC_STRICT_UNSUPPORTED = (
 
 GEMINI_TYPES = {"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}
 # google-genai's `Schema` models Vertex AI's schema; these three fields exist only there
-# (provider-rules.md §4.3: the Developer API answers `Unknown name "additionalProperties"`).
+# (docs/providers.md#gemini-parameters: the Developer API answers
+# `Unknown name "additionalProperties"`).
 GEMINI_VERTEX_ONLY = {"additionalProperties", "additional_properties", "ref", "defs"}
 
 

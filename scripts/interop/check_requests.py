@@ -31,7 +31,8 @@ every provider, with several tool choices and the strict variants, by running
 TypedDicts accept unknown keys, and pydantic validates `Iterable` fields only when they are
 iterated, so the script iterates every validated value and also checks that every key is a
 declared key of its TypedDict. Beyond the types it checks what the providers enforce at run
-time (provider-rules.md §2.6, §3.4, §4.5): every call is answered exactly once by a result
+time (docs/providers.md#openai-requests, docs/providers.md#anthropic-requests,
+docs/providers.md#gemini-requests): every call is answered exactly once by a result
 that follows it (Anthropic: all results first in the next user turn; Gemini: one
 functionResponse per functionCall, in order, by name), and roles alternate where the API
 wants them to.

@@ -28,7 +28,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// A whole conversation: the system prompt, which travels apart from the messages (R26), and
+/// A whole conversation: the system prompt, which travels apart from the messages, and
 /// the messages in order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -453,7 +453,7 @@ fn message_from_value(value: Value, pointer: &str) -> Result<Message, MessagesEr
         "system" | "developer" => Err(MessagesError::shape(
             format!("{pointer}/role"),
             format!(
-                "the system prompt travels apart from the messages (R26): give it as the conversation's `system`, not as a \"{role}\" message"
+                "the system prompt travels apart from the messages: give it as the conversation's `system`, not as a \"{role}\" message"
             ),
         )),
         other => Err(MessagesError::shape(

@@ -1,4 +1,4 @@
-//! The call loop (R20): a call in any provider's shape → the tool it names (original or
+//! The call loop: a call in any provider's shape → the tool it names (original or
 //! rewritten name) → arguments validated against the full original schema → the handler, with
 //! a time limit, cancellation and panic isolation → output validated → a result the model can
 //! read, in the provider's shape.

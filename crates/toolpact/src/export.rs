@@ -250,7 +250,7 @@ impl Exporter {
     }
 }
 
-/// Checks that `registry` is coherent, for a test suite to assert (R24): every tool has
+/// Checks that `registry` is coherent, for a test suite to assert: every tool has
 /// a handler, and every target exports every tool (no name collision after rewriting, no
 /// schema a target cannot express, strict variants included). Schemas were compiled at
 /// registration. Returns every problem found.

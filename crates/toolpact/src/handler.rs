@@ -33,7 +33,7 @@ pub struct CallContext {
     /// The provider's call id.
     pub call_id: Option<String>,
     /// Data the server attaches to every call, such as the authenticated user. The model never
-    /// provides it (R12).
+    /// provides it.
     pub data: Option<Arc<dyn Any + Send + Sync>>,
 }
 

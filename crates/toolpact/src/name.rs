@@ -106,7 +106,7 @@ pub const MCP: NameRule = NameRule {
 /// OpenAI function names (Chat and Responses): `^[a-zA-Z0-9_-]{1,64}$`.
 ///
 /// Responses allows 128 inside namespaces, but the limit for a top-level function is not
-/// documented, so toolpact keeps to 64 (provider-rules §2.2).
+/// documented, so toolpact keeps to 64 (`docs/providers.md#openai-function-names`).
 pub const OPENAI: NameRule = NameRule {
     label: "OpenAI",
     max_len: 64,
@@ -115,7 +115,8 @@ pub const OPENAI: NameRule = NameRule {
     allow_first: any_char,
 };
 
-/// Anthropic Messages API today: `^[a-zA-Z0-9_-]{1,128}$` (provider-rules §3.2).
+/// Anthropic Messages API today: `^[a-zA-Z0-9_-]{1,128}$`
+/// (`docs/providers.md#anthropic-tool-names`).
 pub const ANTHROPIC: NameRule = NameRule {
     label: "Anthropic",
     max_len: 128,
@@ -134,7 +135,8 @@ pub const ANTHROPIC_LEGACY: NameRule = NameRule {
 };
 
 /// Gemini function declarations: a letter or `_`, then `[A-Za-z0-9_.:-]`, at most 128
-/// characters (python-genai `FunctionDeclaration.name`, 2026).
+/// characters (python-genai `FunctionDeclaration.name`, 2026;
+/// `docs/providers.md#gemini-function-names`).
 pub const GEMINI: NameRule = NameRule {
     label: "Gemini",
     max_len: 128,
@@ -143,7 +145,8 @@ pub const GEMINI: NameRule = NameRule {
     allow_first: gemini_first,
 };
 
-/// Gemini property names inside `parameters`: a letter or `_`, then `[A-Za-z0-9_]`, at most 64.
+/// Gemini property names inside `parameters`: a letter or `_`, then `[A-Za-z0-9_]`, at most 64
+/// (`docs/providers.md#gemini-parameter-names`).
 pub const GEMINI_PARAMETER: NameRule = NameRule {
     label: "Gemini parameters",
     max_len: 64,

@@ -1,4 +1,4 @@
-//! The central list (R17): every tool once, each schema compiled when it is registered.
+//! The central list: every tool once, each schema compiled when it is registered.
 
 use crate::catalog::Catalog;
 use crate::handler::Handler;

@@ -1,4 +1,4 @@
-//! Tools defined by Rust types (R9): one declaration gives the schema, the runtime
+//! Tools defined by Rust types: one declaration gives the schema, the runtime
 //! validation and the static type. Doc comments become descriptions.
 
 use crate::handler::{CallContext, Handler, ToolError};

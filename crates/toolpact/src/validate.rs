@@ -1,4 +1,4 @@
-//! Argument validation with errors a model can act on (R21, R22).
+//! Argument validation with errors a model can act on.
 //!
 //! The compiled schema decides what is valid; this module turns each violation into an
 //! [`ArgumentError`] with the JSON pointer, what was expected, what was given, and one short

@@ -1,5 +1,5 @@
 //! The call loop: every shape of call, argument errors in order, handler failures isolated,
-//! output validated, results rendered in each provider's shape (R20–R23).
+//! output validated, results rendered in each provider's shape.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests fail loudly on purpose.
 

@@ -1,5 +1,5 @@
 //! The seeds' name-checking exercise: `NAME ok` for 1–128 characters of ASCII letters,
-//! digits, `_`, `-` and `.`, otherwise `NAME invalid` (R2, MCP SEP-986).
+//! digits, `_`, `-` and `.`, otherwise `NAME invalid` (MCP SEP-986).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests fail loudly on purpose.
 

@@ -1,5 +1,5 @@
 //! The central list: one tool per name, every schema compiled at registration, no remote
-//! references and no unknown dialects (R17).
+//! references and no unknown dialects.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests fail loudly on purpose.
 

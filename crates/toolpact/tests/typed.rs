@@ -1,5 +1,5 @@
 //! Tools defined by Rust types: doc comments become descriptions, `Option` fields become
-//! optional properties without null unions, and the root must be an object (R4–R7, R9).
+//! optional properties without null unions, and the root must be an object.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Tests fail loudly on purpose.
 
@@ -166,7 +166,7 @@ fn vec_with_minimum_length_and_documented_enum() {
     let interests = &tool.input_schema["properties"]["interests"];
     assert_eq!(interests["type"], json!("array"));
     assert_eq!(interests["minItems"], json!(1));
-    // Each enum value keeps its explanation (R5), wherever schemars puts the enum.
+    // Each enum value keeps its explanation, wherever schemars puts the enum.
     let text = tool.input_schema.to_string();
     for (value, doc) in [
         ("partner", "A partner or spouse."),

@@ -63,7 +63,7 @@ fn main() -> ExitCode {
 
 fn run(only: Option<&str>) -> Result<(), Box<dyn Error>> {
     let registry = GiftShop::in_memory()?.try_registry()?;
-    // The signed-in customer comes from the server, never from the model (R12).
+    // The signed-in customer comes from the server, never from the model.
     let dispatch = DispatchOptions {
         data: Some(Arc::new(User::new("demo"))),
         ..DispatchOptions::default()

@@ -38,7 +38,7 @@ fn ok(dispatched: Dispatched) -> Value {
     );
     assert!(!dispatched.result.is_error);
     let structured = dispatched.result.structured.clone().unwrap();
-    // Older clients read the same JSON as text (R23).
+    // Older clients read the same JSON as text.
     let text: Value = serde_json::from_str(&dispatched.result.text_content()).unwrap();
     assert_eq!(text, structured);
     structured
@@ -538,7 +538,7 @@ fn the_tools_carry_their_annotations_and_widget_wiring() {
             "{key}: {text}"
         );
     }
-    // The model is never asked for a gift id when it looks for gifts (R10, R12).
+    // The model is never asked for a gift id when it looks for gifts.
     assert!(suggest["inputSchema"]["properties"].get("giftId").is_none());
     let order = tool("create_order");
     assert_eq!(order["annotations"]["destructiveHint"], true);

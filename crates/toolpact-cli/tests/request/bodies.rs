@@ -42,7 +42,7 @@ fn the_same_files_give_every_provider_its_body() {
         );
         run.assert_code(0);
         let body = run.json();
-        // The system prompt travels apart from the messages (R26).
+        // The system prompt travels apart from the messages.
         let system = match target {
             "openai-responses" => &body["instructions"],
             "openai-chat" => &body["messages"][0]["content"],

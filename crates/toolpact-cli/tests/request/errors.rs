@@ -111,7 +111,7 @@ fn bad_messages_say_where() {
             &[CATALOG, "--to", "gemini", "--messages", "-"],
             Some(br#"{"messages": [{"role": "system", "content": "Be brief."}]}"#)
         ),
-        "-: /messages/0/role: the system prompt travels apart from the messages (R26): give it as the conversation's `system`, not as a \"system\" message"
+        "-: /messages/0/role: the system prompt travels apart from the messages: give it as the conversation's `system`, not as a \"system\" message"
     );
     assert_eq!(
         error_of(

@@ -33,8 +33,9 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R6: arrays carry `minItems` and say what the list is
+    /// - An array carries `minItems` and its description says what the list is
     /// - Anthropic strict tool use accepts `minItems` of 0 or 1 only: <https://docs.claude.com/en/docs/build-with-claude/structured-outputs>
+    ///   (`docs/providers.md#anthropic-strict-tools`)
     pub struct ArrayWithoutMinItems {
         code: "TP110",
         name: "array-without-min-items",

@@ -41,7 +41,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R4: dates as ISO 8601 `YYYY-MM-DD` with an example
+    /// - Dates are described as ISO 8601 `YYYY-MM-DD`, with an example
     /// - JSON Schema 2020-12 Validation, §7.3.1 Dates, Times, and Duration: <https://json-schema.org/draft/2020-12/json-schema-validation#section-7.3.1>
     /// - RFC 3339: <https://www.rfc-editor.org/rfc/rfc3339>
     pub struct DateWithoutFormat {

@@ -31,7 +31,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R3: the definition is the prompt; the model reads nothing else
+    /// - The definition is the prompt: the model reads nothing else
     /// - Anthropic, "Define tools": descriptions are the most important factor in tool performance
     pub struct DescriptionAboutCode {
         code: "TP112",

@@ -28,7 +28,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R14: descriptions say when; a description that restates the name says nothing
+    /// - A description says when to call the tool; one that restates the name says nothing
     /// - Anthropic, "Define tools": <https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use>
     pub struct DescriptionRestatesName {
         code: "TP102",

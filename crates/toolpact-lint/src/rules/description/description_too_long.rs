@@ -29,7 +29,8 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirements R8 (a description stays within 1000–2000 characters) and R13 (no god tools)
+    /// - A description stays within 1000–2000 characters; a longer one usually means a tool that
+    ///   does too much (see `god-tool`)
     /// - Claude Code, MCP: <https://code.claude.com/docs/en/mcp>
     pub struct DescriptionTooLong {
         code: "TP105",

@@ -26,7 +26,8 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirements R3 and R14: the definition is the prompt; descriptions say when
+    /// - The definition is the prompt: the description is what the model reads, and it says when
+    ///   to call the tool
     pub struct DescriptionTooShort {
         code: "TP103",
         name: "description-too-short",

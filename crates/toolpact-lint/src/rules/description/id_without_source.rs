@@ -41,8 +41,8 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirements R12 (never ask the model for internal identifiers) and R15 (ordering
-    ///   between tools is stated)
+    /// - Never ask the model for internal identifiers, and state the order in which tools are
+    ///   called
     pub struct IdWithoutSource {
         code: "TP111",
         name: "id-without-source",

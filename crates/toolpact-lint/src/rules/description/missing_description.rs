@@ -23,7 +23,8 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirements R3 and R14: the definition is the prompt; descriptions say when
+    /// - The definition is the prompt: the description is what the model reads, and it says when
+    ///   to call the tool
     pub struct MissingDescription {
         code: "TP101",
         name: "missing-description",

@@ -32,7 +32,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R4: property descriptions say what goes in and in what format
+    /// - A property description says what goes in and in what format
     pub struct MissingPropertyDescription {
         code: "TP106",
         name: "missing-property-description",

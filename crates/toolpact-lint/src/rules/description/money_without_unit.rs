@@ -39,7 +39,7 @@ declare_rule! {
     /// "ISO 4217 code, e.g. \"EUR\""}`.
     ///
     /// ## References
-    /// - Requirement R4: money with its unit or currency
+    /// - Money is described with its unit or currency
     /// - ISO 4217 currency codes: <https://www.iso.org/iso-4217-currency-codes.html>
     pub struct MoneyWithoutUnit {
         code: "TP109",

@@ -28,7 +28,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R14: descriptions say when ("Call this when …")
+    /// - A description says when to call the tool ("Call this when …")
     /// - Anthropic, "Writing effective tools for agents": <https://www.anthropic.com/engineering/writing-tools-for-agents>
     pub struct NoUsageGuidance {
         code: "TP104",

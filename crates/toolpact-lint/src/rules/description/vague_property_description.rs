@@ -41,8 +41,8 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirements R4 (property descriptions say what goes in and in what format) and R6
-    ///   (arrays say what the list is)
+    /// - A property description says what goes in and in what format, and an array's says what
+    ///   the list is
     pub struct VaguePropertyDescription {
         code: "TP107",
         name: "vague-property-description",

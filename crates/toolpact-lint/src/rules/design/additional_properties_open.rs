@@ -34,8 +34,9 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R21: extra fields are rejected when `additionalProperties` is `false`
-    /// - Requirement R25: Anthropic strict mode needs `additionalProperties: false`
+    /// - Validation rejects extra fields when `additionalProperties` is `false`
+    /// - `docs/providers.md#anthropic-strict-tools` (Anthropic strict mode needs
+    ///   `additionalProperties: false`)
     /// - JSON Schema 2020-12 Core, §10.3.2.3 `additionalProperties`
     pub struct AdditionalPropertiesOpen {
         code: "TP206",

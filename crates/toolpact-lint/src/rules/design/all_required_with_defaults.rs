@@ -42,8 +42,8 @@ declare_rule! {
     /// (`"type": ["integer", "null"]`) and apply the default when it is `null`.
     ///
     /// ## References
-    /// - Requirement R7: only what the tool cannot run without is required; forcing the rest
-    ///   makes the model invent values
+    /// - Only what the tool cannot run without is required; forcing the rest makes the model
+    ///   invent values
     /// - openai/openai-agents-python#3733: all-required schemas lead models to misuse tools
     pub struct AllRequiredWithDefaults {
         code: "TP205",

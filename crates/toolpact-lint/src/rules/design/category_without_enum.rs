@@ -43,7 +43,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R5: closed sets are enums, with each value explained
+    /// - A closed set is an enum, with each value explained
     /// - JSON Schema 2020-12 Validation, §6.1.2 `enum` and §6.1.3 `const`
     pub struct CategoryWithoutEnum {
         code: "TP201",

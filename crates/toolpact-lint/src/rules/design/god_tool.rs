@@ -40,8 +40,8 @@ declare_rule! {
     /// (destructive).
     ///
     /// ## References
-    /// - Requirement R13: no god tools; split them into focused tools
-    /// - Requirement R8: a long description usually means the tool does too much
+    /// - A tool that does everything is better split into focused tools
+    /// - A long description usually means the tool does too much
     pub struct GodTool {
         code: "TP203",
         name: "god-tool",

@@ -53,7 +53,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R12: never ask the model for internal identifiers; ids come from context
+    /// - Never ask the model for internal identifiers; ids come from context
     ///   (auth) or from an earlier tool's result
     /// - MCP 2025-11-25, basic/authorization: the server learns who the user is from the token
     pub struct InternalIdFromModel {

@@ -41,8 +41,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R16: overlapping tools with similar descriptions make the model pick
-    ///   wrong or hesitate
+    /// - Overlapping tools with similar descriptions make the model pick wrong or hesitate
     /// - Broder, "On the resemblance and containment of documents" (1997): MinHash
     /// - Leskovec, Rajaraman, Ullman, *Mining of Massive Datasets*, ch. 3: banding
     pub struct OverlappingTools {

@@ -35,7 +35,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R11: `readOnlyHint` marks safe tools
+    /// - `readOnlyHint` marks the tools that are safe to call
     /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `readOnlyHint` defaults to `false`
     /// - ChatGPT Apps submission: every tool sets `readOnlyHint`, `destructiveHint` and
     ///   `openWorldHint` explicitly (modelcontextprotocol/ext-apps#190)

@@ -34,7 +34,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - Requirement R11: `openWorldHint` says results are not exhaustive (search)
+    /// - `openWorldHint` says the results are not exhaustive (search)
     /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `openWorldHint` defaults to `true`
     /// - ChatGPT Apps submission: every tool sets `readOnlyHint`, `destructiveHint` and
     ///   `openWorldHint` explicitly (modelcontextprotocol/ext-apps#190)

@@ -36,7 +36,7 @@ declare_rule! {
     /// A tool that only adds (a note, a reminder) sets `"destructiveHint": false`.
     ///
     /// ## References
-    /// - Requirement R11: `destructiveHint` marks irreversible or sensitive tools (orders,
+    /// - `destructiveHint` marks irreversible or sensitive tools (orders,
     ///   payments, user data) so clients confirm
     /// - MCP 2025-11-25, schema.ts `ToolAnnotations`: `destructiveHint` defaults to `true`,
     ///   `readOnlyHint` to `false`

@@ -37,8 +37,10 @@ declare_rule! {
     /// or split the rarely used filters into a separate, clearly described tool.
     ///
     /// ## References
-    /// - Requirement R7: required vs optional is a balance; models often skip optional fields
-    /// - Requirement R13: many optional fields are the mark of a god tool (see `god-tool`)
+    /// - Required vs optional is a balance; models often skip optional fields
+    /// - Many optional fields are the mark of a tool that does too much (see `god-tool`)
+    /// - `docs/providers.md#anthropic-strict-tool-limits` (24 optional parameters in strict
+    ///   mode, reported by `strict-limits-exceeded`)
     pub struct TooManyOptional {
         code: "TP204",
         name: "too-many-optional",

@@ -33,8 +33,7 @@ declare_rule! {
     /// A verb and an object, in the words the user would use.
     ///
     /// ## References
-    /// - Requirement R16: vague names (`helper`, `w`, `tool1`) make the model pick wrong or
-    ///   hesitate
+    /// - Vague names (`helper`, `w`, `tool1`) make the model pick wrong or hesitate
     /// - Anthropic, "Writing effective tools for agents": namespace and name tools by what they do
     pub struct VagueToolName {
         code: "TP207",

@@ -33,10 +33,10 @@ declare_rule! {
     /// resource, or the tool's result.
     ///
     /// ## References
-    /// - provider-rules §2.3 (OpenAI description length, observed: getsentry/sentry-mcp#106,
-    ///   OpenHands#4838), §5 (size limits)
-    /// - provider-rules §3.7 (Claude Code truncates at 2 KB: code.claude.com/docs/en/mcp,
-    ///   anthropics/claude-code#41593 and #87650)
+    /// - `docs/providers.md#openai-description-length` (OpenAI description length, observed:
+    ///   getsentry/sentry-mcp#106, OpenHands#4838)
+    /// - `docs/providers.md#claude-code` (Claude Code truncates at 2 KB:
+    ///   code.claude.com/docs/en/mcp, anthropics/claude-code#41593 and #87650)
     pub struct DescriptionOverProviderCap {
         code: "TP305",
         name: "description-over-provider-cap",

@@ -38,9 +38,10 @@ declare_rule! {
     /// (`parametersJsonSchema` keeps `additionalProperties`).
     ///
     /// ## References
-    /// - provider-rules §4.3 (Gemini `parameters`: no `additionalProperties` on the Developer
-    ///   API), §4.4 (`parametersJsonSchema` keeps it), §4.7 (what the Vercel AI SDK writes for
-    ///   an empty nested object)
+    /// - `docs/providers.md#gemini-parameters` (Gemini `parameters`: no
+    ///   `additionalProperties` on the Developer API; what the Vercel AI SDK writes for an
+    ///   empty nested object)
+    /// - `docs/providers.md#gemini-parametersjsonschema` (`parametersJsonSchema` keeps it)
     /// - [observed] `should be non-empty for OBJECT type`, e.g. agno-agi/agno#2112 (at the
     ///   root of `parameters`, which toolpact already leaves out)
     pub struct FreeFormObjectForGemini {

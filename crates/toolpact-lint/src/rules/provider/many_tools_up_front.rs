@@ -29,9 +29,8 @@ declare_rule! {
     /// task.
     ///
     /// ## References
-    /// - provider-rules §2.3 (OpenAI function-calling guide: fewer than 20 functions up front,
-    ///   tool search for more)
-    /// - provider-rules §5 (size and count limits)
+    /// - `docs/providers.md#openai-tool-count` (OpenAI function-calling guide: fewer than 20
+    ///   functions up front, tool search for more)
     pub struct ManyToolsUpFront {
         code: "TP307",
         name: "many-tools-up-front",

@@ -40,10 +40,14 @@ declare_rule! {
     /// taken unchanged by every target.
     ///
     /// ## References
-    /// - provider-rules §2.2 (OpenAI: `^[a-zA-Z0-9_-]+$`, 64 characters in Chat)
-    /// - provider-rules §3.2 (Anthropic: 128 characters now, 64 in older docs and clients), §3.7
-    ///   (Claude Code's `mcp__<server>__<tool>` names over 64 characters, anthropics/claude-code#2412)
-    /// - provider-rules §4.2 (Gemini: a letter or `_` first), §6 (comparison table)
+    /// - `docs/providers.md#openai-function-names` (OpenAI: `^[a-zA-Z0-9_-]+$`, 64 characters
+    ///   in Chat)
+    /// - `docs/providers.md#anthropic-tool-names` (Anthropic: 128 characters now, 64 in older
+    ///   docs and clients)
+    /// - `docs/providers.md#claude-code` (Claude Code's `mcp__<server>__<tool>` names over 64
+    ///   characters, anthropics/claude-code#2412)
+    /// - `docs/providers.md#gemini-function-names` (Gemini: a letter or `_` first)
+    /// - `docs/providers.md#tool-names-at-a-glance` (every target side by side)
     pub struct NameRewrittenForTarget {
         code: "TP304",
         name: "name-rewritten-for-target",

@@ -38,8 +38,8 @@ declare_rule! {
     /// rule.
     ///
     /// ## References
-    /// - provider-rules §4.2 (Gemini parameter names: python-genai `FunctionDeclaration.parameters`)
-    /// - provider-rules §4.4 (`parametersJsonSchema`)
+    /// - `docs/providers.md#gemini-parameter-names` (python-genai `FunctionDeclaration.parameters`)
+    /// - `docs/providers.md#gemini-parametersjsonschema`
     /// - TP302 `provider-loss` reports every other loss; this rule takes the "kept, at risk" ones
     pub struct ProviderMayReject {
         code: "TP303",

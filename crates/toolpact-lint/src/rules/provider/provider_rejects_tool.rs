@@ -22,7 +22,10 @@ declare_rule! {
     /// another call), or leave that target out of `targets`.
     ///
     /// ## References
-    /// - provider-rules §4.3 (Gemini `parameters`), §3.3 (Anthropic strict), §2.5 (OpenAI strict)
+    /// - `docs/providers.md#every-target` (an object at the root)
+    /// - `docs/providers.md#gemini-parameters`
+    /// - `docs/providers.md#anthropic-strict-tools`
+    /// - `docs/providers.md#openai-strict-mode`
     pub struct ProviderRejectsTool {
         code: "TP301",
         name: "provider-rejects-tool",

@@ -130,12 +130,13 @@ declare_rule! {
     /// long value lists), shallow objects (ids of nested records rather than the records).
     ///
     /// ## References
-    /// - provider-rules §3.3 (Anthropic strict tool use: 20 strict tools, 24 optional
-    ///   parameters, 16 union parameters; platform.claude.com/docs/en/build-with-claude/structured-outputs)
-    /// - provider-rules §2.5 (OpenAI structured outputs: 5,000 properties, 10 levels, 1,000
-    ///   enum values, 120,000 characters, 15,000 characters per large enum;
+    /// - `docs/providers.md#anthropic-strict-tool-limits` (Anthropic strict tool use: 20 strict
+    ///   tools, 24 optional parameters, 16 union parameters;
+    ///   platform.claude.com/docs/en/build-with-claude/structured-outputs)
+    /// - `docs/providers.md#openai-strict-mode-limits` (OpenAI structured outputs: 5,000
+    ///   properties, 10 levels, 1,000 enum values, 120,000 characters, 15,000 characters per
+    ///   large enum;
     ///   developers.openai.com/api/docs/guides/structured-outputs)
-    /// - provider-rules §5 and §6 (complexity caps)
     pub struct StrictLimitsExceeded {
         code: "TP308",
         name: "strict-limits-exceeded",

@@ -31,11 +31,10 @@ declare_rule! {
     /// tool search with `defer_loading`).
     ///
     /// ## References
-    /// - provider-rules §2.3 (OpenAI: 128, documented for Chat until 2025-08 and observed
-    ///   after, e.g. zed-industries/zed#42393; no documented cap for Responses)
-    /// - provider-rules §4.6 (Gemini: at most 512 function declarations, python-genai
-    ///   `Tool.function_declarations`; formerly 64, then 128)
-    /// - provider-rules §5 (size and count limits)
+    /// - `docs/providers.md#openai-tool-count` (OpenAI: 128, documented for Chat until 2025-08 and
+    ///   observed after, e.g. zed-industries/zed#42393; no documented cap for Responses)
+    /// - `docs/providers.md#gemini-function-declaration-count` (Gemini: at most 512 function
+    ///   declarations, python-genai `Tool.function_declarations`; formerly 64, then 128)
     pub struct TooManyToolsForTarget {
         code: "TP306",
         name: "too-many-tools-for-target",

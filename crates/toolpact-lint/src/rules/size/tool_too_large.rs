@@ -28,8 +28,10 @@ declare_rule! {
     /// its own properties and a description of a few sentences — each well under 4 KB.
     ///
     /// ## References
-    /// - toolpact requirements, R8 (size) and R13 (no god tools)
+    /// - A definition stays small, and a tool that does everything is better split (see
+    ///   `god-tool`)
     /// - Claude Code: MCP tool descriptions are truncated at 2,048 characters
+    ///   (`docs/providers.md#claude-code`)
     pub struct ToolTooLarge {
         code: "TP401",
         name: "tool-too-large",

@@ -30,7 +30,8 @@ declare_rule! {
     ///
     /// ## References
     /// - JSON Schema 2020-12 Core, §10.3.1 `prefixItems` and `items`
-    /// - Gemini API: `parameters.properties[…].items: missing field` (400)
+    /// - Gemini API: `parameters.properties[…].items: missing field` (400;
+    ///   `docs/providers.md#gemini-parameters`)
     pub struct ArrayWithoutItems {
         code: "TP006",
         name: "array-without-items",

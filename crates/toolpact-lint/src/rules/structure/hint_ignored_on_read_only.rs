@@ -31,7 +31,8 @@ declare_rule! {
     ///
     /// ## References
     /// - MCP 2025-11-25, schema.ts `ToolAnnotations.idempotentHint`
-    /// - OpenAI Apps SDK, app submission guidelines (tool hints)
+    /// - OpenAI Apps SDK, app submission guidelines (tool hints;
+    ///   `docs/providers.md#chatgpt-apps-metadata`)
     pub struct HintIgnoredOnReadOnly {
         code: "TP010",
         name: "hint-ignored-on-read-only",

@@ -26,6 +26,7 @@ declare_rule! {
     /// ## References
     /// - MCP 2025-11-25, schema.ts `Tool.inputSchema`
     /// - OpenAI function calling: "schema must be a JSON Schema of 'type: \"object\"'"
+    ///   (`docs/providers.md#every-target`)
     pub struct InputNotObject {
         code: "TP003",
         name: "input-not-object",

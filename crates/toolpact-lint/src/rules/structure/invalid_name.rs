@@ -24,7 +24,8 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - MCP 2025-11-25, server/tools, "Tool names" (SEP-986)
+    /// - MCP 2025-11-25, server/tools, "Tool names" (SEP-986;
+    ///   `docs/providers.md#mcp-tool-names`)
     pub struct InvalidName {
         code: "TP001",
         name: "invalid-name",

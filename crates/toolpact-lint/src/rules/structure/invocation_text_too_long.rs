@@ -27,7 +27,8 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - OpenAI Apps SDK reference, tool descriptor `_meta` ("≤ 64 characters")
+    /// - OpenAI Apps SDK reference, tool descriptor `_meta` ("≤ 64 characters";
+    ///   `docs/providers.md#chatgpt-apps-metadata`)
     pub struct InvocationTextTooLong {
         code: "TP011",
         name: "invocation-text-too-long",

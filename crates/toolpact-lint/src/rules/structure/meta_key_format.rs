@@ -36,7 +36,7 @@ declare_rule! {
     ///
     /// ## References
     /// - MCP 2025-11-25, basic/index "General fields: `_meta`" (key name format)
-    /// - OpenAI Apps SDK reference, tool `_meta` keys
+    /// - OpenAI Apps SDK reference, tool `_meta` keys (`docs/providers.md#chatgpt-apps-metadata`)
     pub struct MetaKeyFormat {
         code: "TP008",
         name: "meta-key-format",

@@ -30,6 +30,7 @@ declare_rule! {
     ///
     /// ## References
     /// - OpenAI Apps SDK reference, `openai/outputTemplate`
+    ///   (`docs/providers.md#chatgpt-apps-metadata`)
     /// - MCP Apps extension (SEP-1865), `_meta.ui.resourceUri`
     pub struct OutputTemplateNotUiUri {
         code: "TP012",

@@ -42,8 +42,10 @@ declare_rule! {
     ///
     /// ## References
     /// - JSON Schema 2020-12 Validation, §6.5.3 `required`
-    /// - Gemini API: `parameters.required[]: property is not defined` (400)
+    /// - Gemini API: `parameters.required[]: property is not defined` (400;
+    ///   `docs/providers.md#gemini-parameters`)
     /// - OpenAI Structured Outputs: all fields must be required
+    ///   (`docs/providers.md#openai-strict-mode`)
     pub struct RequiredNamesMissingProperty {
         code: "TP005",
         name: "required-names-missing-property",

@@ -9,14 +9,14 @@ pub(crate) const FACTS: Facts = Facts {
     vendor: "Anthropic",
     name_rule: name::ANTHROPIC,
     limits: Limits {
-        // Where Claude Code cuts an MCP tool's description (provider-rules §3.7).
+        // Where Claude Code cuts an MCP tool's description (`docs/providers.md#claude-code`).
         description: Some(DescriptionCap {
             chars: 2048,
             rejects: false,
         }),
         tools: None,
         // Strict tools per request, and optional and union parameters across the strict
-        // schemas of a request (provider-rules §3.3).
+        // schemas of a request (`docs/providers.md#anthropic-strict-tool-limits`).
         strict: Some(StrictLimits {
             tools: Some(20),
             optional_parameters: Some(24),

@@ -1,5 +1,5 @@
 //! Anthropic Messages API tools, `{"name", "description", "input_schema"}`, and the strict
-//! subset that `strict: true` accepts (provider-rules §3).
+//! subset that `strict: true` accepts (`docs/providers.md#anthropic-strict-tools`).
 
 pub(crate) mod facts;
 
@@ -260,8 +260,8 @@ fn render_result(tool_use_id: &str, result: &crate::result::ToolResult) -> Value
     out
 }
 
-/// `tool_choice`: `auto`, `any`, `tool` and `none` (provider-rules §3.5). The first three take
-/// `disable_parallel_tool_use`; the Messages API has no allowed subset of tools.
+/// `tool_choice`: `auto`, `any`, `tool` and `none` (`docs/providers.md#anthropic-requests`). The
+/// first three take `disable_parallel_tool_use`; the Messages API has no allowed subset of tools.
 fn tool_choice(
     choice: &crate::exchange::request::Choice,
     parallel: Option<bool>,
@@ -285,9 +285,10 @@ fn tool_choice(
     Ok(value)
 }
 
-/// A Messages API request body: `system` apart (R26); each assistant turn's `thinking` blocks
+/// A Messages API request body: `system` apart; each assistant turn's `thinking` blocks
 /// first, then its text and `tool_use` blocks; all the results of a turn's calls as
-/// `tool_result` blocks of one user turn, before any text the user adds (provider-rules §3.4).
+/// `tool_result` blocks of one user turn, before any text the user adds
+/// (`docs/providers.md#anthropic-requests`).
 fn request(
     parts: crate::exchange::request::Parts<'_>,
 ) -> Result<Value, crate::exchange::request::Unsupported> {

@@ -4,7 +4,8 @@
 use crate::name;
 use crate::provider::facts::{Facts, Limits};
 
-/// Function declarations in one request (`Tool.function_declarations`, provider-rules §4.6).
+/// Function declarations in one request (`Tool.function_declarations`,
+/// `docs/providers.md#gemini-function-declaration-count`).
 const LIMITS: Limits = Limits {
     description: None,
     tools: Some(512),

@@ -1,5 +1,5 @@
 //! Google Gemini function declarations: `parameters` in the OpenAPI 3.0 subset (`gemini`) or
-//! `parametersJsonSchema` in JSON Schema (`gemini-json`), provider-rules §4.
+//! `parametersJsonSchema` in JSON Schema (`gemini-json`); `docs/providers.md#gemini`.
 
 pub(crate) mod facts;
 
@@ -458,10 +458,10 @@ fn tool_config(
     Ok(json!({ "functionCallingConfig": config }))
 }
 
-/// A `generateContent` request body: `systemInstruction` apart (R26); the model's turns as
+/// A `generateContent` request body: `systemInstruction` apart; the model's turns as
 /// `role: "model"` contents whose `functionCall` parts keep their `thoughtSignature`; all the
 /// results of a turn's calls as `functionResponse` parts of one user turn, in the order of the
-/// calls (provider-rules §4.5). The model is in the URL, not the body.
+/// calls (`docs/providers.md#gemini-requests`). The model is in the URL, not the body.
 fn request(
     parts: crate::exchange::request::Parts<'_>,
 ) -> Result<Value, crate::exchange::request::Unsupported> {

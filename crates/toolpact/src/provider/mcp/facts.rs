@@ -9,7 +9,7 @@ pub(crate) const FACTS: Facts = Facts {
     vendor: "MCP",
     name_rule: name::MCP,
     limits: Limits {
-        // Where Claude Code cuts an MCP tool's description (provider-rules §3.7).
+        // Where Claude Code cuts an MCP tool's description (`docs/providers.md#claude-code`).
         description: Some(DescriptionCap {
             chars: 2048,
             rejects: false,

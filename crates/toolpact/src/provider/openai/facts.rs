@@ -5,13 +5,14 @@ use crate::name;
 use crate::provider::facts::{DescriptionCap, Facts, Limits, StrictLimits};
 
 /// The longest description OpenAI Chat Completions has been seen to accept
-/// (`string_above_max_length`, provider-rules §2.3); it may apply to Responses.
+/// (`string_above_max_length`, `docs/providers.md#openai-description-length`); it may apply to
+/// Responses.
 const DESCRIPTION: DescriptionCap = DescriptionCap {
     chars: 1024,
     rejects: true,
 };
 
-/// The complexity limits of strict mode (provider-rules §2.5).
+/// The complexity limits of strict mode (`docs/providers.md#openai-strict-mode-limits`).
 const STRICT: StrictLimits = StrictLimits {
     properties: Some(5000),
     nesting_levels: Some(10),
@@ -43,7 +44,7 @@ pub(crate) const CHAT: Facts = Facts {
     name_rule: name::OPENAI,
     limits: Limits {
         description: Some(DESCRIPTION),
-        // `array_above_max_length` past 128 tools (provider-rules §2.3).
+        // `array_above_max_length` past 128 tools (`docs/providers.md#openai-tool-count`).
         tools: Some(128),
         strict: Some(STRICT),
     },

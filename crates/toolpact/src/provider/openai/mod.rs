@@ -1,5 +1,5 @@
 //! OpenAI: Responses API function tools and Chat Completions function tools, with the strict
-//! subset of JSON Schema that `strict: true` requires (provider-rules §2).
+//! subset of JSON Schema that `strict: true` requires (`docs/providers.md#openai-strict-mode`).
 
 pub(crate) mod facts;
 
@@ -492,9 +492,9 @@ fn tool_choice_chat(choice: &crate::exchange::request::Choice) -> Value {
     }
 }
 
-/// A Responses API request body: `instructions` apart from the `input` items (R26); the
+/// A Responses API request body: `instructions` apart from the `input` items; the
 /// model's calls go back as `function_call` items before their `function_call_output` items,
-/// with the model's own `reasoning` items first (provider-rules §2.6).
+/// with the model's own `reasoning` items first (`docs/providers.md#openai-requests`).
 fn request_responses(
     parts: crate::exchange::request::Parts<'_>,
 ) -> Result<Value, crate::exchange::request::Unsupported> {
