@@ -117,7 +117,7 @@ impl ArgumentErrors {
 
 /// Validates `arguments` against a compiled schema; `schema` is the same schema as JSON, used
 /// to name expected types and suggest the closest declared property.
-pub fn check(
+pub(crate) fn check(
     validator: &Validator,
     schema: &Value,
     arguments: &Value,

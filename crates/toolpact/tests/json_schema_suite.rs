@@ -1,6 +1,6 @@
 //! The official JSON-Schema-Test-Suite (draft 2020-12, the required tests, not `optional/`)
-//! run through the path every tool call takes: [`toolpact::registry::compile`], then
-//! [`toolpact::validate::check`]. A test passes when `check` accepts exactly the instances
+//! run through the path every tool call takes: [`toolpact::registry::CompiledSchema::new`],
+//! then [`CompiledSchema::check`](toolpact::registry::CompiledSchema::check). A test passes when `check` accepts exactly the instances
 //! the suite calls valid, and explains every rejection with at least one error whose pointer
 //! leads to the value it blames.
 //!
@@ -22,7 +22,8 @@ use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use toolpact::SchemaProblem;
-use toolpact::validate::{ArgumentError, ArgumentErrorKind, check};
+use toolpact::registry::CompiledSchema;
+use toolpact::validate::{ArgumentError, ArgumentErrorKind};
 
 /// Names the suite's `tests` directory (the one holding `draft2020-12/`).
 const SUITE_ENV: &str = "TOOLPACT_JSON_SCHEMA_TEST_SUITE";
@@ -313,7 +314,7 @@ fn draft_2020_12_required_tests() {
 fn run_case(file: &str, case: &Value, remotes: &Path, tally: &mut Tally) {
     let description = case["description"].as_str().unwrap();
     let schema = &case["schema"];
-    let compiled = toolpact::registry::compile(schema);
+    let compiled = CompiledSchema::new(schema);
     let id = |test: &Value| Id {
         file: file.to_owned(),
         case: description.to_owned(),
@@ -395,7 +396,7 @@ fn run_case(file: &str, case: &Value, remotes: &Path, tally: &mut Tally) {
         let id = id(test);
         let instance = &test["data"];
         let valid = test["valid"].as_bool().unwrap();
-        let outcome = catch_unwind(AssertUnwindSafe(|| check(&validator, schema, instance)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| validator.check(schema, instance)));
         let Ok(outcome) = outcome else {
             tally.ran += 1;
             tally.disagree(&id, "check panicked");
