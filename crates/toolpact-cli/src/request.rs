@@ -62,7 +62,7 @@ pub struct Args {
 
 fn parse_choice(text: &str) -> Result<ToolChoice, String> {
     text.parse()
-        .map_err(|e: toolpact::request::InvalidToolChoice| e.to_string())
+        .map_err(|e: toolpact::InvalidToolChoice| e.to_string())
 }
 
 /// The targets a request is built for: every model API (not MCP).

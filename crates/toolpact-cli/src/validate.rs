@@ -6,7 +6,7 @@ use crate::input::{read_bytes, read_catalog};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use std::io::Write;
-use toolpact::dispatch::Outcome as CallOutcome;
+use toolpact::Outcome as CallOutcome;
 use toolpact::{CallError, Checked, DispatchOptions, Registry, ToolCall, parse_call, parse_calls};
 
 /// Arguments of `toolpact validate`.

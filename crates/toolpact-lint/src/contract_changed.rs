@@ -6,7 +6,7 @@
 use crate::finding::Finding;
 use crate::meta::{Category, RuleMeta, Severity};
 use std::collections::HashMap;
-use toolpact::canonical::nfc;
+use toolpact::nfc;
 use toolpact::{Catalog, ChangeClass, ChangeKind, LockFile, Tool};
 
 /// Findings no rule reports: a tool whose whole contract differs from the lock file

@@ -1,6 +1,6 @@
 //! The official JSON-Schema-Test-Suite (draft 2020-12, the required tests, not `optional/`)
-//! run through the path every tool call takes: [`toolpact::registry::CompiledSchema::new`],
-//! then [`CompiledSchema::check`](toolpact::registry::CompiledSchema::check). A test passes when `check` accepts exactly the instances
+//! run through the path every tool call takes: [`toolpact::CompiledSchema::new`],
+//! then [`CompiledSchema::check`](toolpact::CompiledSchema::check). A test passes when `check` accepts exactly the instances
 //! the suite calls valid, and explains every rejection with at least one error whose pointer
 //! leads to the value it blames.
 //!
@@ -21,9 +21,9 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use toolpact::CompiledSchema;
 use toolpact::SchemaProblem;
-use toolpact::registry::CompiledSchema;
-use toolpact::validate::{ArgumentError, ArgumentErrorKind};
+use toolpact::{ArgumentError, ArgumentErrorKind};
 
 /// Names the suite's `tests` directory (the one holding `draft2020-12/`).
 const SUITE_ENV: &str = "TOOLPACT_JSON_SCHEMA_TEST_SUITE";

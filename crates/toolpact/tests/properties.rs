@@ -16,8 +16,8 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
-use toolpact::registry::CompiledSchema;
-use toolpact::validate::{ArgumentErrorKind, ArgumentErrors};
+use toolpact::CompiledSchema;
+use toolpact::{ArgumentErrorKind, ArgumentErrors};
 
 /// A schema in the grammar.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@ use crate::meta::RuleMeta;
 use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use std::collections::HashMap;
-use toolpact::registry::CompiledSchema;
+use toolpact::CompiledSchema;
 
 declare_rule! {
     /// ## What it does
