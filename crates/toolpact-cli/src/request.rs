@@ -169,7 +169,8 @@ fn read_conversation(system: Option<&str>, messages: &str) -> Result<(Conversati
 fn with_space(error: &toolpact::MessagesError) -> String {
     match error {
         toolpact::MessagesError::Json { .. } => error.to_string(),
-        toolpact::MessagesError::Shape { .. } => format!(" {error}"),
+        // `Shape`, and any later kind: a message, not a position.
+        _ => format!(" {error}"),
     }
 }
 

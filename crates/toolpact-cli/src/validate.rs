@@ -55,7 +55,8 @@ pub fn run(args: Args) -> Result<Outcome> {
             parse_calls(&text, None).map_err(|e| match e {
                 // `FILE:LINE:COLUMN: …`, as convert writes positions.
                 CallError::Json { .. } => anyhow::anyhow!("{file}:{e}"),
-                CallError::NotACall { .. } => anyhow::anyhow!("{file}: {e}"),
+                // `NotACall`, and any later kind: a message, not a position.
+                _ => anyhow::anyhow!("{file}: {e}"),
             })?
         }
         (None, Some(tool), Some(arguments)) => {

@@ -63,6 +63,7 @@ impl std::fmt::Debug for DispatchOptions {
 /// How a dispatch ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Outcome {
     /// The handler ran and its output conforms.
     Ok,

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 /// Why a tool cannot be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// Two tools share a name.
     #[error("duplicate tool name {name:?}: {first} and {second} both declare it")]
@@ -49,6 +50,7 @@ pub enum RegistryError {
 
 /// What is wrong with a schema.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SchemaProblem {
     /// The input schema's root is not `type: "object"`.
     #[error(
