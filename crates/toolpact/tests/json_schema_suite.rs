@@ -37,7 +37,7 @@ const DRAFT: &str = "draft2020-12";
 const REMOTES_BASE: &str = "http://localhost:1234/";
 
 /// Cases that need a document from the suite's `remotes/` directory. toolpact never fetches a
-/// schema (registry::compile: "no remote refs"; a tool definition must be self-contained), so
+/// schema (CompiledSchema::new: "no remote refs"; a tool definition must be self-contained), so
 /// compile must refuse each with the problem given, and a schema this refuses must indeed need
 /// a remote document: the test checks that the validator, offline, cannot build it either (or,
 /// for a `$schema`, that it names one of the suite's remote meta-schemas).
@@ -153,7 +153,7 @@ const NEEDS_REMOTES: &[(&str, &str, Refusal)] = &[
 ];
 
 /// Formats toolpact asserts where draft 2020-12 only annotates by default. A tool's `format`
-/// is a promise to the handler (registry::compile: "formats asserted"), so format.json's
+/// is a promise to the handler (CompiledSchema::new: "formats asserted"), so format.json's
 /// "invalid X string is only an annotation by default" must be rejected with a `format`
 /// error instead. `idn-email` and `idn-hostname` are not here: without the jsonschema crate's
 /// `idna` feature they are unknown formats, which are annotations as the suite expects.
