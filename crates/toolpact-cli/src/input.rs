@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use std::io::Read;
-use toolpact::catalog::MAX_INPUT_BYTES;
+use toolpact::MAX_INPUT_BYTES;
 use toolpact::{Catalog, Target};
 
 /// Reads every file (`-` is standard input) into one catalog, in order.

@@ -6,8 +6,8 @@ use crate::input::read_bytes;
 use crate::live::{LiveArgs, fetch_live};
 use anyhow::{Context, Result};
 use std::io::Write;
-use toolpact::lock::{LOCK_KEY, is_lock_document};
 use toolpact::{Catalog, ImportNote, LockFile, Tool};
+use toolpact::{LOCK_KEY, is_lock_document};
 
 /// Arguments of `toolpact lock`.
 #[derive(Debug, clap::Args)]

@@ -62,7 +62,7 @@ pub struct Args {
 
 fn parse_choice(text: &str) -> Result<ToolChoice, String> {
     text.parse()
-        .map_err(|e: toolpact::request::InvalidToolChoice| e.to_string())
+        .map_err(|e: toolpact::InvalidToolChoice| e.to_string())
 }
 
 /// The targets a request is built for: every model API (not MCP).
@@ -169,7 +169,8 @@ fn read_conversation(system: Option<&str>, messages: &str) -> Result<(Conversati
 fn with_space(error: &toolpact::MessagesError) -> String {
     match error {
         toolpact::MessagesError::Json { .. } => error.to_string(),
-        toolpact::MessagesError::Shape { .. } => format!(" {error}"),
+        // `Shape`, and any later kind: a message, not a position.
+        _ => format!(" {error}"),
     }
 }
 

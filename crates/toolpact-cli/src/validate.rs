@@ -6,7 +6,7 @@ use crate::input::{read_bytes, read_catalog};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use std::io::Write;
-use toolpact::dispatch::Outcome as CallOutcome;
+use toolpact::Outcome as CallOutcome;
 use toolpact::{CallError, Checked, DispatchOptions, Registry, ToolCall, parse_call, parse_calls};
 
 /// Arguments of `toolpact validate`.
@@ -55,7 +55,8 @@ pub fn run(args: Args) -> Result<Outcome> {
             parse_calls(&text, None).map_err(|e| match e {
                 // `FILE:LINE:COLUMN: …`, as convert writes positions.
                 CallError::Json { .. } => anyhow::anyhow!("{file}:{e}"),
-                CallError::NotACall { .. } => anyhow::anyhow!("{file}: {e}"),
+                // `NotACall`, and any later kind: a message, not a position.
+                _ => anyhow::anyhow!("{file}: {e}"),
             })?
         }
         (None, Some(tool), Some(arguments)) => {

@@ -6,7 +6,7 @@
 use crate::finding::Finding;
 use crate::meta::{Category, RuleMeta, Severity};
 use std::collections::HashMap;
-use toolpact::canonical::nfc;
+use toolpact::nfc;
 use toolpact::{Catalog, ChangeClass, ChangeKind, LockFile, Tool};
 
 /// Findings no rule reports: a tool whose whole contract differs from the lock file
@@ -85,6 +85,8 @@ pub fn check_locked(catalog: &Catalog, lock: &LockFile, lock_path: &str) -> Vec<
                     "the model reads this text; check it for instructions that steer the model"
                 }
                 ChangeClass::Compatible => "nothing breaks, but this is not the contract pinned",
+                // A class added to the library later: say no more than that the contract moved.
+                _ => "this is not the contract pinned",
             };
             let help = format!(
                 "{why}; if the change is intended, pin it again with `toolpact lock FILE... -o {lock_path}`"

@@ -206,12 +206,12 @@ impl Settings {
     pub fn set_targets(&mut self, names: &[String]) -> Result<(), SettingsError> {
         let mut targets = Vec::new();
         for name in names {
-            let target: Target = name
-                .parse()
-                .map_err(|e: toolpact::provider::UnknownTarget| SettingsError {
-                    file: COMMAND_LINE.to_owned(),
-                    message: format!("targets: {e}"),
-                })?;
+            let target: Target =
+                name.parse()
+                    .map_err(|e: toolpact::UnknownTarget| SettingsError {
+                        file: COMMAND_LINE.to_owned(),
+                        message: format!("targets: {e}"),
+                    })?;
             if !targets.contains(&target) {
                 targets.push(target);
             }

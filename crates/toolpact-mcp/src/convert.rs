@@ -63,9 +63,9 @@ fn missing_pointers(original: &Value, kept: &Value, pointer: String, out: &mut V
 }
 
 /// A toolpact result as an rmcp `CallToolResult`, rendered for the negotiated protocol version
-/// exactly as [`toolpact::dispatch::render_mcp`] renders it.
+/// exactly as [`toolpact::render_mcp`] renders it.
 pub(crate) fn result_to_rmcp(result: &ToolResult, protocol_version: &str) -> CallToolResult {
-    let rendered = toolpact::dispatch::render_mcp(result, protocol_version);
+    let rendered = toolpact::render_mcp(result, protocol_version);
     match serde_json::from_value::<CallToolResult>(rendered) {
         Ok(converted) => converted,
         Err(e) => {
@@ -95,7 +95,7 @@ mod tests {
     use super::*;
     use crate::protocol::PROTOCOL_VERSIONS;
     use serde_json::json;
-    use toolpact::dispatch::LATEST_MCP_VERSION;
+    use toolpact::LATEST_MCP_VERSION;
 
     #[test]
     fn every_declared_field_survives_and_unknown_ones_are_named() {

@@ -2,7 +2,7 @@
 //! and as rmcp's values for the wire.
 
 use rmcp::model::ProtocolVersion;
-use toolpact::dispatch::LATEST_MCP_VERSION;
+use toolpact::LATEST_MCP_VERSION;
 
 /// The MCP protocol versions this crate serves, oldest first: the ones with `title`,
 /// `outputSchema` and `structuredContent` (2025-06-18 on), as far as rmcp implements them.

@@ -1,46 +1,5 @@
 //! The canonical form of a tool's whole contract, and its hash: what a lock file pins and
 //! what two versions of a tool are compared in.
-//!
-//! # The contract
-//!
-//! A tool's contract is everything a model or a client receives: the tool written as an MCP
-//! `Tool` object with `name`, `title`, `description`, `inputSchema` (every property and its
-//! description), `outputSchema`, `annotations`, `_meta`, `icons` and every field toolpact does
-//! not know, as it was read. A field that is absent stays absent; nothing is filled in with
-//! a default, so `"annotations": {}` and no `annotations` are two contracts.
-//!
-//! # The canonical form
-//!
-//! The form is the JSON Canonicalization Scheme ([RFC 8785], "JCS") with one addition,
-//! Unicode normalisation:
-//!
-//! 1. **Strings**, both values and object keys, are normalised to Unicode NFC ([UAX #15]), so
-//!    that `"café"` typed with a combining accent and with a precomposed `é` are the same text,
-//!    as they look the same to every reader. When two keys of one object become the same
-//!    under NFC, those keys are kept as written: normalising them would merge two members
-//!    and give two different contracts one form.
-//! 2. **Numbers** are IEEE 754 doubles written as ECMAScript's `Number.prototype.toString`
-//!    writes them ([RFC 8785 §3.2.2.3]): `1`, `1.0`, `1e0` and `10e-1` are all `1`;
-//!    `-0` is `0`; `1e21` is `1e+21`; `0.000001` stays `0.000001` and `1e-7` stays `1e-7`.
-//!    An integer beyond 2^53 is rounded to the nearest double, as every JavaScript client
-//!    reads it.
-//! 3. **Object keys** are sorted by their UTF-16 code units ([RFC 8785 §3.2.3]); arrays keep
-//!    their order (the order of `enum` values or `required` names is part of what the model
-//!    reads).
-//! 4. **No whitespace** between tokens. Strings escape `"` and `\`, write U+0008, U+0009,
-//!    U+000A, U+000C and U+000D as `\b`, `\t`, `\n`, `\f` and `\r`, the other control
-//!    characters below U+0020 as `\u00xx` with lowercase hex, and every other character as
-//!    itself in UTF-8 ([RFC 8785 §3.2.2.2]).
-//!
-//! The hash is the SHA-256 of the canonical form's UTF-8 bytes, written `sha256:` and 64
-//! lowercase hex digits. Anyone can check it without toolpact: NFC-normalise the strings of
-//! the contract kept in a lock file, canonicalise it with any RFC 8785 implementation, and hash.
-//!
-//! [RFC 8785]: https://www.rfc-editor.org/rfc/rfc8785
-//! [RFC 8785 §3.2.2.2]: https://www.rfc-editor.org/rfc/rfc8785#section-3.2.2.2
-//! [RFC 8785 §3.2.2.3]: https://www.rfc-editor.org/rfc/rfc8785#section-3.2.2.3
-//! [RFC 8785 §3.2.3]: https://www.rfc-editor.org/rfc/rfc8785#section-3.2.3
-//! [UAX #15]: https://unicode.org/reports/tr15/
 
 use crate::tool::{Annotations, Icon, Tool};
 use serde_json::{Map, Number, Value};
@@ -203,7 +162,7 @@ fn canonical_map(map: &Map<String, Value>) -> Map<String, Value> {
     }
 }
 
-/// The canonical JSON text of any value (see the [module documentation](self)), for comparing
+/// The canonical JSON text of any value (see [`canonical_json`]), for comparing
 /// and showing parts of contracts.
 pub(crate) fn to_canonical_string(value: &Value) -> String {
     let mut out = String::new();
@@ -211,9 +170,50 @@ pub(crate) fn to_canonical_string(value: &Value) -> String {
     out
 }
 
-/// The canonical form of a tool's whole contract: its canonical JSON text (see the
-/// [module documentation](self)). Two tools have the same canonical form exactly when they
-/// have the same contract; [`contract_hash`] is the hash of this text.
+/// The canonical form of a tool's whole contract: its canonical JSON text. Two tools have the
+/// same canonical form exactly when they have the same contract; [`contract_hash`] is the
+/// hash of this text.
+///
+/// # The contract
+///
+/// A tool's contract is everything a model or a client receives: the tool written as an MCP
+/// `Tool` object with `name`, `title`, `description`, `inputSchema` (every property and its
+/// description), `outputSchema`, `annotations`, `_meta`, `icons` and every field toolpact does
+/// not know, as it was read. A field that is absent stays absent; nothing is filled in with
+/// a default, so `"annotations": {}` and no `annotations` are two contracts.
+///
+/// # The canonical form
+///
+/// The form is the JSON Canonicalization Scheme ([RFC 8785], "JCS") with one addition,
+/// Unicode normalisation:
+///
+/// 1. **Strings**, both values and object keys, are normalised to Unicode NFC ([UAX #15]), so
+///    that `"café"` typed with a combining accent and with a precomposed `é` are the same text,
+///    as they look the same to every reader. When two keys of one object become the same
+///    under NFC, those keys are kept as written: normalising them would merge two members
+///    and give two different contracts one form.
+/// 2. **Numbers** are IEEE 754 doubles written as ECMAScript's `Number.prototype.toString`
+///    writes them ([RFC 8785 §3.2.2.3]): `1`, `1.0`, `1e0` and `10e-1` are all `1`;
+///    `-0` is `0`; `1e21` is `1e+21`; `0.000001` stays `0.000001` and `1e-7` stays `1e-7`.
+///    An integer beyond 2^53 is rounded to the nearest double, as every JavaScript client
+///    reads it.
+/// 3. **Object keys** are sorted by their UTF-16 code units ([RFC 8785 §3.2.3]); arrays keep
+///    their order (the order of `enum` values or `required` names is part of what the model
+///    reads).
+/// 4. **No whitespace** between tokens. Strings escape `"` and `\`, write U+0008, U+0009,
+///    U+000A, U+000C and U+000D as `\b`, `\t`, `\n`, `\f` and `\r`, the other control
+///    characters below U+0020 as `\u00xx` with lowercase hex, and every other character as
+///    itself in UTF-8 ([RFC 8785 §3.2.2.2]).
+///
+/// The hash is the SHA-256 of the canonical form's UTF-8 bytes, written `sha256:` and 64
+/// lowercase hex digits. Anyone can check it without toolpact: NFC-normalise the strings of
+/// the contract kept in a lock file, canonicalise it with any RFC 8785 implementation, and hash.
+///
+/// [RFC 8785]: https://www.rfc-editor.org/rfc/rfc8785
+/// [RFC 8785 §3.2.2.2]: https://www.rfc-editor.org/rfc/rfc8785#section-3.2.2.2
+/// [RFC 8785 §3.2.2.3]: https://www.rfc-editor.org/rfc/rfc8785#section-3.2.2.3
+/// [RFC 8785 §3.2.3]: https://www.rfc-editor.org/rfc/rfc8785#section-3.2.3
+/// [UAX #15]: https://unicode.org/reports/tr15/
 pub fn canonical_json(tool: &Tool) -> String {
     to_canonical_string(&contract(tool))
 }

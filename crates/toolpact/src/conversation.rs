@@ -45,6 +45,7 @@ pub struct Conversation {
 /// One message of the conversation, tagged by its `role`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Message {
     /// What the user said.
     User(UserMessage),
@@ -295,6 +296,7 @@ impl From<ToolMessage> for ToolMessageJson {
 /// Why a list of messages could not be read. Positions are in the text given; the pointer is
 /// into the list (`/2/toolCalls/0/id`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MessagesError {
     /// The text is not JSON.
     #[error("{line}:{column}: not valid JSON: {message}")]

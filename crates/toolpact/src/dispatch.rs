@@ -63,6 +63,7 @@ impl std::fmt::Debug for DispatchOptions {
 /// How a dispatch ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Outcome {
     /// The handler ran and its output conforms.
     Ok,
@@ -155,7 +156,8 @@ impl Dispatched {
         matches!(self.outcome, Outcome::UnknownTool { .. })
     }
 
-    /// The result in the shape of the provider the call came from.
+    /// The result in the shape of the provider the call came from: [`render`] of this
+    /// result for `call`.
     pub fn render(&self, call: &ToolCall) -> Value {
         render(call, &self.result)
     }
@@ -177,7 +179,9 @@ fn render_to(format: Target, id: Option<&str>, name: &str, result: &ToolResult) 
     provider(format).render_result(id, name, result)
 }
 
-/// An MCP `CallToolResult` for a given protocol version (`resultType` from 2026-07-28 on).
+/// An MCP `CallToolResult` for a given protocol version (`resultType` from 2026-07-28 on):
+/// the MCP form of [`render`] for the version a server negotiated ([`render`] writes the
+/// latest, [`LATEST_MCP_VERSION`]).
 pub fn render_mcp(result: &ToolResult, protocol_version: &str) -> Value {
     mcp::render_result(result, protocol_version)
 }

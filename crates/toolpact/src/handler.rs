@@ -56,6 +56,7 @@ impl std::fmt::Debug for CallContext {
 
 /// A failure inside a handler.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ToolError {
     /// A failure the model should read and can act on (an unknown id, a business rule).
     #[error("{0}")]

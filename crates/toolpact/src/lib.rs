@@ -4,66 +4,72 @@
 //! - [`Tool`] is the neutral contract (everything an MCP tool carries).
 //! - [`Catalog`] reads tools from any provider's JSON, remembering file, pointer and line.
 //! - [`export()`] lowers tools to a [`Target`] and returns the payload, a [`LossReport`] and
-//!   the [`NameMap`] of rewritten names.
+//!   the [`NameMap`](name::NameMap) of rewritten names.
 //! - [`Registry`] holds each tool once with its compiled schemas; [`TypedTool`] defines a
 //!   tool from a Rust type.
-//! - [`LockFile`] pins every tool's whole contract in [`canonical`] form, with its hash;
+//! - [`LockFile`] pins every tool's whole contract in [`canonical_json`] form, with its hash;
 //!   [`diff()`] lists every change between two versions, breaking ones first.
 //! - [`Conversation`] is one neutral history (system prompt, messages, calls, results);
 //!   [`build_request`] turns it and the tools into each provider's request body, and
 //!   [`push_response`] reads each provider's response back into it.
+//!
+//! Every public item has one path: the crate root, or one of the namespaces [`json`] (JSON
+//! pointer helpers), [`schema`] (JSON Schema plumbing) and [`name`] (each provider's naming
+//! rule and the map of rewritten names).
 
 #![deny(missing_docs)]
 
-pub mod call;
-pub mod canonical;
-pub mod catalog;
-pub mod conversation;
-pub mod diff;
-pub mod dispatch;
+mod call;
+mod canonical;
+mod catalog;
+mod conversation;
+mod diff;
+mod dispatch;
 mod exchange;
-pub mod export;
-pub mod handler;
+mod export;
+mod handler;
 pub mod json;
-pub mod lock;
-pub mod loss;
+mod lock;
+mod loss;
 mod lower;
 pub mod name;
-pub mod provider;
-pub mod registry;
+mod provider;
+mod registry;
 mod repair;
-pub mod request;
-pub mod response;
-pub mod result;
+mod request;
+mod response;
+mod result;
 pub mod schema;
-pub mod tool;
-pub mod typed;
-pub mod validate;
+mod tool;
+mod typed;
+mod validate;
 mod wording;
 
 pub use call::{CallError, ToolCall, parse_call, parse_calls};
-pub use canonical::{canonical_json, contract_hash};
-pub use catalog::{Catalog, Entry, ImportError, ImportNote, Origin};
+pub use canonical::{HASH_PREFIX, canonical_json, contract_hash, nfc};
+pub use catalog::{
+    Catalog, Entry, ImportError, ImportNote, ItemOffsets, MAX_INPUT_BYTES, Origin, offset_in,
+    position_in,
+};
 pub use conversation::{
     AssistantMessage, Conversation, Message, MessagesError, ProposedCall, Reasoning, ToolMessage,
     UserMessage, parse_messages,
 };
-pub use diff::{Change, ChangeClass, ChangeKind, Diff, TextChange, diff};
+pub use diff::{Change, ChangeClass, ChangeKind, Diff, TextChange, WordChange, WordOp, diff};
 pub use dispatch::{
-    Checked, DispatchOptions, Dispatched, Outcome, check_call, dispatch, dispatch_blocking,
-    dispatch_owned, render,
+    Checked, DispatchOptions, Dispatched, LATEST_MCP_VERSION, Outcome, check_call, dispatch,
+    dispatch_blocking, dispatch_owned, render, render_mcp,
 };
 pub use export::{Export, ExportError, Exporter, Lowered, Named, check_coherence, export};
 pub use handler::{CallContext, Cancellation, Handler, ToolError};
-pub use lock::{LockError, LockFile, LockedTool};
+pub use lock::{LOCK_KEY, LOCK_VERSION, LockError, LockFile, LockedTool, is_lock_document};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
-pub use name::{NameMap, NameProblem, NameRule};
-pub use provider::{DescriptionCap, ExportOptions, Limits, StrictLimits, Target};
-pub use registry::{Registered, Registry, RegistryError, SchemaProblem};
+pub use provider::{DescriptionCap, ExportOptions, Limits, StrictLimits, Target, UnknownTarget};
+pub use registry::{CompiledSchema, Registered, Registry, RegistryError, SchemaProblem};
 pub use repair::Repair;
 pub use request::{
-    ConversationError, ConversationLoss, Request, RequestError, RequestOptions, ToolChoice,
-    build_request,
+    ConversationError, ConversationLoss, InvalidToolChoice, Request, RequestError, RequestOptions,
+    ToolChoice, build_request,
 };
 pub use response::{
     Reply, ResponseError, Skipped, StopKind, StopReason, push_response, read_response,
@@ -73,5 +79,7 @@ pub use tool::{Annotations, Icon, Tool};
 pub use typed::{
     Json, ToolOutput, TypedHandler, TypedTool, TypedToolError, Unstructured, schema_for, tool_of,
 };
-pub use validate::{ArgumentError, ArgumentErrorKind, ArgumentErrors};
+pub use validate::{
+    ArgumentError, ArgumentErrorKind, ArgumentErrors, DEFAULT_MESSAGE_LIMIT, display_pointer,
+};
 pub use wording::{closest_name, closest_names, human_duration};

@@ -34,7 +34,7 @@
 
 use crate::canonical::{canonical_contract, canonical_tool, contract_hash, nfc, utf16_cmp};
 use crate::catalog::{Origin, position_in};
-use crate::schema::child_pointer;
+use crate::json::child_pointer;
 use crate::tool::Tool;
 use serde_json::{Map, Value};
 

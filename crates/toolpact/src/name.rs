@@ -10,6 +10,7 @@ use std::fmt;
 
 /// What is wrong with a name for a given target.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NameProblem {
     /// The name is the empty string.
     Empty,

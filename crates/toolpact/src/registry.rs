@@ -6,6 +6,7 @@ use crate::json::json_type;
 use crate::schema::{MAX_DEPTH, depth, refs};
 use crate::tool::Tool;
 use crate::typed::{Typed, TypedHandler, TypedTool, TypedToolError, tool_of};
+use crate::validate::{ArgumentErrors, check};
 use foldhash::HashMap;
 use jsonschema::ReferencingError;
 use jsonschema::error::ValidationErrorKind;
@@ -15,6 +16,7 @@ use std::sync::Arc;
 
 /// Why a tool cannot be registered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// Two tools share a name.
     #[error("duplicate tool name {name:?}: {first} and {second} both declare it")]
@@ -48,6 +50,7 @@ pub enum RegistryError {
 
 /// What is wrong with a schema.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SchemaProblem {
     /// The input schema's root is not `type: "object"`.
     #[error(
@@ -105,13 +108,28 @@ impl Registered {
         &self.source
     }
 
+    /// Validates a call's arguments against the tool's input schema, compiled at
+    /// registration, as dispatch does before lenient repairs.
+    pub fn validate(&self, arguments: &Value) -> Result<(), ArgumentErrors> {
+        check(&self.input, &self.tool.input_schema, arguments)
+    }
+
+    /// Validates structured content against the tool's output schema; always `Ok` when the
+    /// tool declares none.
+    pub fn validate_output(&self, structured: &Value) -> Result<(), ArgumentErrors> {
+        match (&self.output, &self.tool.output_schema) {
+            (Some(validator), Some(schema)) => check(validator, schema, structured),
+            _ => Ok(()),
+        }
+    }
+
     /// The compiled input schema.
-    pub fn input_validator(&self) -> &Validator {
+    pub(crate) fn input_validator(&self) -> &Validator {
         &self.input
     }
 
     /// The compiled output schema, when the tool declares one.
-    pub fn output_validator(&self) -> Option<&Validator> {
+    pub(crate) fn output_validator(&self) -> Option<&Validator> {
         self.output.as_ref()
     }
 
@@ -285,10 +303,42 @@ impl Registry {
     }
 }
 
+/// A JSON Schema compiled as toolpact compiles every tool schema at registration, to
+/// validate many values against it.
+pub struct CompiledSchema {
+    validator: Validator,
+}
+
+impl std::fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledSchema").finish_non_exhaustive()
+    }
+}
+
+impl CompiledSchema {
+    /// Compiles a schema as toolpact does at registration: the dialect from `$schema`
+    /// (2020-12 by default), no remote references, formats asserted. The error carries a
+    /// pointer relative to the schema and what is wrong there.
+    pub fn new(schema: &Value) -> Result<Self, (String, SchemaProblem)> {
+        compile(schema).map(|validator| CompiledSchema { validator })
+    }
+
+    /// Whether `value` conforms to the schema.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.validator.is_valid(value)
+    }
+
+    /// Validates `value`, as dispatch validates arguments; `schema` is the schema this was
+    /// compiled from, used to name expected types and suggest the closest declared property.
+    pub fn check(&self, schema: &Value, value: &Value) -> Result<(), ArgumentErrors> {
+        check(&self.validator, schema, value)
+    }
+}
+
 /// Compiles a schema as toolpact does at registration: the dialect from `$schema` (2020-12 by
 /// default), no remote references, formats asserted. The error carries a pointer relative to
 /// the schema.
-pub fn compile(schema: &Value) -> Result<Validator, (String, SchemaProblem)> {
+pub(crate) fn compile(schema: &Value) -> Result<Validator, (String, SchemaProblem)> {
     if !schema.is_object() && !schema.is_boolean() {
         return Err((
             String::new(),

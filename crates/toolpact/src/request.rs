@@ -30,6 +30,7 @@ use std::str::FromStr;
 /// spelling, or a [`RequestError::Unsupported`] when it has none.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ToolChoice {
     /// The model decides whether to call tools (every provider's default).
     #[default]
@@ -165,6 +166,7 @@ impl fmt::Display for ConversationLoss {
 
 /// Why a request could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RequestError {
     /// The target is not a request format (MCP has no model request).
     #[error(
@@ -215,6 +217,7 @@ pub enum RequestError {
 /// Why a conversation cannot be sent: every provider would refuse it. Pointers are into the
 /// messages (`/3`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConversationError {
     /// No messages.
     #[error("the conversation has no messages; add the user's first message")]

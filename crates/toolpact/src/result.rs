@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 /// One content block of a result (MCP `ContentBlock`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Content {
     /// Text.
     Text {

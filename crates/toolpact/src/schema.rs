@@ -2,6 +2,7 @@
 //! resolution, the keywords that hold subschemas, dialects, and the text a constraint becomes
 //! when a target cannot carry it.
 
+use crate::json::child_pointer;
 use serde_json::{Map, Value};
 
 /// How deep a schema may nest before toolpact refuses it. Deeper schemas are not useful to a
@@ -35,8 +36,6 @@ pub const SINGLE_KEYWORDS: &[&str] = &[
     "unevaluatedItems",
     "contentSchema",
 ];
-
-pub use crate::json::{child_pointer, escape_token};
 
 /// Calls `f` with every direct subschema of `node` and its pointer (`pointer` is the node's
 /// own).

@@ -148,6 +148,7 @@ pub trait TypedHandler: TypedTool + Send + Sync + 'static {
 
 /// Why a Rust type cannot be a tool.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TypedToolError {
     /// The input type's schema is not an object (tool arguments are always a JSON object).
     #[error(

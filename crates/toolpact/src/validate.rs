@@ -19,6 +19,7 @@ pub const DEFAULT_MESSAGE_LIMIT: usize = 8;
 /// The class of an argument error, in the order errors are reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ArgumentErrorKind {
     /// A required property is missing.
     Missing,
@@ -117,7 +118,7 @@ impl ArgumentErrors {
 
 /// Validates `arguments` against a compiled schema; `schema` is the same schema as JSON, used
 /// to name expected types and suggest the closest declared property.
-pub fn check(
+pub(crate) fn check(
     validator: &Validator,
     schema: &Value,
     arguments: &Value,

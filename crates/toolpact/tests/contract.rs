@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use toolpact::canonical::{canonical_json, contract_hash};
 use toolpact::{Catalog, ChangeClass, LockFile, Tool, diff};
+use toolpact::{canonical_json, contract_hash};
 
 /// A tool's canonical contract as a value, read back from its canonical form.
 fn canonical_contract(tool: &Tool) -> Value {
@@ -236,7 +236,7 @@ fn a_description_change_that_adds_an_instruction_shows_it_in_the_word_diff() {
     let rebuilt_new: String = text
         .words
         .iter()
-        .filter(|w| w.op != toolpact::diff::WordOp::Delete)
+        .filter(|w| w.op != toolpact::WordOp::Delete)
         .map(|w| w.text.as_str())
         .collect();
     assert_eq!(Some(rebuilt_new), text.new);

@@ -530,7 +530,7 @@ fn results_follow_the_order_of_the_calls() {
 
 #[test]
 fn provider_errors_and_other_shapes_are_not_responses() {
-    let names = toolpact::NameMap::default();
+    let names = toolpact::name::NameMap::default();
     let read = |target: Target, body: Value| {
         read_response(target, &body, &names, 0)
             .unwrap_err()
@@ -569,7 +569,7 @@ fn provider_errors_and_other_shapes_are_not_responses() {
 
 #[test]
 fn what_the_conversation_does_not_keep_is_listed() {
-    let names = toolpact::NameMap::default();
+    let names = toolpact::name::NameMap::default();
     let skipped = |target: Target, body: Value| -> Vec<String> {
         read_response(target, &body, &names, 0)
             .unwrap()

@@ -1,6 +1,6 @@
 //! The official JSON-Schema-Test-Suite (draft 2020-12, the required tests, not `optional/`)
-//! run through the path every tool call takes: [`toolpact::registry::compile`], then
-//! [`toolpact::validate::check`]. A test passes when `check` accepts exactly the instances
+//! run through the path every tool call takes: [`toolpact::CompiledSchema::new`],
+//! then [`CompiledSchema::check`](toolpact::CompiledSchema::check). A test passes when `check` accepts exactly the instances
 //! the suite calls valid, and explains every rejection with at least one error whose pointer
 //! leads to the value it blames.
 //!
@@ -21,8 +21,9 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use toolpact::CompiledSchema;
 use toolpact::SchemaProblem;
-use toolpact::validate::{ArgumentError, ArgumentErrorKind, check};
+use toolpact::{ArgumentError, ArgumentErrorKind};
 
 /// Names the suite's `tests` directory (the one holding `draft2020-12/`).
 const SUITE_ENV: &str = "TOOLPACT_JSON_SCHEMA_TEST_SUITE";
@@ -36,7 +37,7 @@ const DRAFT: &str = "draft2020-12";
 const REMOTES_BASE: &str = "http://localhost:1234/";
 
 /// Cases that need a document from the suite's `remotes/` directory. toolpact never fetches a
-/// schema (registry::compile: "no remote refs"; a tool definition must be self-contained), so
+/// schema (CompiledSchema::new: "no remote refs"; a tool definition must be self-contained), so
 /// compile must refuse each with the problem given, and a schema this refuses must indeed need
 /// a remote document: the test checks that the validator, offline, cannot build it either (or,
 /// for a `$schema`, that it names one of the suite's remote meta-schemas).
@@ -152,7 +153,7 @@ const NEEDS_REMOTES: &[(&str, &str, Refusal)] = &[
 ];
 
 /// Formats toolpact asserts where draft 2020-12 only annotates by default. A tool's `format`
-/// is a promise to the handler (registry::compile: "formats asserted"), so format.json's
+/// is a promise to the handler (CompiledSchema::new: "formats asserted"), so format.json's
 /// "invalid X string is only an annotation by default" must be rejected with a `format`
 /// error instead. `idn-email` and `idn-hostname` are not here: without the jsonschema crate's
 /// `idna` feature they are unknown formats, which are annotations as the suite expects.
@@ -313,7 +314,7 @@ fn draft_2020_12_required_tests() {
 fn run_case(file: &str, case: &Value, remotes: &Path, tally: &mut Tally) {
     let description = case["description"].as_str().unwrap();
     let schema = &case["schema"];
-    let compiled = toolpact::registry::compile(schema);
+    let compiled = CompiledSchema::new(schema);
     let id = |test: &Value| Id {
         file: file.to_owned(),
         case: description.to_owned(),
@@ -395,7 +396,7 @@ fn run_case(file: &str, case: &Value, remotes: &Path, tally: &mut Tally) {
         let id = id(test);
         let instance = &test["data"];
         let valid = test["valid"].as_bool().unwrap();
-        let outcome = catch_unwind(AssertUnwindSafe(|| check(&validator, schema, instance)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| validator.check(schema, instance)));
         let Ok(outcome) = outcome else {
             tally.ran += 1;
             tally.disagree(&id, "check panicked");

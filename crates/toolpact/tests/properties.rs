@@ -16,7 +16,8 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
-use toolpact::validate::{ArgumentErrorKind, ArgumentErrors, check};
+use toolpact::CompiledSchema;
+use toolpact::{ArgumentErrorKind, ArgumentErrors};
 
 /// A schema in the grammar.
 #[derive(Debug, Clone)]
@@ -383,9 +384,9 @@ fn overlap(a: &str, b: &str) -> bool {
 }
 
 fn validate(schema: &Value, instance: &Value) -> Result<(), ArgumentErrors> {
-    let validator = toolpact::registry::compile(schema)
+    let validator = CompiledSchema::new(schema)
         .unwrap_or_else(|(p, e)| panic!("the schema does not compile at {p:?}: {e}\n{schema}"));
-    check(&validator, schema, instance)
+    validator.check(schema, instance)
 }
 
 fn rank(kind: ArgumentErrorKind) -> u8 {

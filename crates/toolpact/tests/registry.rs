@@ -49,13 +49,9 @@ fn schemas_compile_at_registration() {
             }),
         ))
         .unwrap();
-    assert!(registered.input_validator().is_valid(&json!({"days": 3})));
-    assert!(!registered.input_validator().is_valid(&json!({"days": 0})));
-    assert!(
-        !registered
-            .input_validator()
-            .is_valid(&json!({"days": true}))
-    );
+    assert!(registered.validate(&json!({"days": 3})).is_ok());
+    assert!(registered.validate(&json!({"days": 0})).is_err());
+    assert!(registered.validate(&json!({"days": true})).is_err());
     assert!(registry.get("get_forecast").is_some());
 }
 
@@ -71,8 +67,8 @@ fn formats_are_asserted() {
             }),
         ))
         .unwrap();
-    assert!(r.input_validator().is_valid(&json!({"date": "2026-11-29"})));
-    assert!(!r.input_validator().is_valid(&json!({"date": "29/11/2026"})));
+    assert!(r.validate(&json!({"date": "2026-11-29"})).is_ok());
+    assert!(r.validate(&json!({"date": "29/11/2026"})).is_err());
 }
 
 #[test]
@@ -86,7 +82,7 @@ fn draft_07_is_honoured_and_unknown_dialects_are_refused() {
         })))
         .unwrap();
     // Draft 7 tuple `items`: the second item must be an integer.
-    assert!(!r.input_validator().is_valid(&json!({"pair": ["a", "b"]})));
+    assert!(r.validate(&json!({"pair": ["a", "b"]})).is_err());
     let err = registry
         .register(tool(
             "odd",

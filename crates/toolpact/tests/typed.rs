@@ -233,7 +233,10 @@ fn an_input_type_that_is_not_an_object_is_a_clear_error() {
     let err = tool_of::<BadTool>().unwrap_err();
     let TypedToolError::NotObject {
         tool, type_name, ..
-    } = &err;
+    } = &err
+    else {
+        panic!("expected NotObject, got {err:?}");
+    };
     assert_eq!(tool, "bad_tool");
     assert!(type_name.ends_with("NotAnObject"));
     let message = err.to_string();

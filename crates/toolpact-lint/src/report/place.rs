@@ -3,7 +3,7 @@
 
 use crate::Finding;
 use std::collections::HashMap;
-use toolpact::catalog::ItemOffsets;
+use toolpact::ItemOffsets;
 
 /// The text of each file that was checked, by the name findings use, for exact positions and
 /// snippets. Findings whose file is missing are placed at the tool's own position.

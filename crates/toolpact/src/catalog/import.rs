@@ -37,6 +37,7 @@ pub struct ImportNote {
 
 /// Why a document could not be read. Each variant says which file and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ImportError {
     /// The input is larger than [`MAX_INPUT_BYTES`].
     #[error("{file}: the input has {size} bytes, more than the {max} toolpact reads")]

@@ -5,7 +5,7 @@
 use super::change::{ChangeClass, ChangeKind};
 use super::differ::{Differ, as_objects, changed_entries};
 use super::display::{from_to, show};
-use crate::schema::child_pointer;
+use crate::json::child_pointer;
 use serde_json::{Map, Value};
 
 impl Differ<'_> {

@@ -8,6 +8,7 @@ use std::fmt;
 /// How a change affects the tool's users. Ordered from least to most serious.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ChangeClass {
     /// Existing callers and clients keep working.
     Compatible,

@@ -4,7 +4,7 @@
 use super::change::{ChangeClass, ChangeKind, Side};
 use super::differ::{Differ, changed_entries, object_or_empty};
 use super::display::{from_to, verb};
-use crate::schema::child_pointer;
+use crate::json::child_pointer;
 use serde_json::Value;
 
 impl Differ<'_> {

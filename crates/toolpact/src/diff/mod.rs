@@ -1,36 +1,5 @@
 //! Comparing two versions of a set of tools: every change to every tool's contract, with the
 //! tool, the JSON pointer, a class and one line saying what changed.
-//!
-//! # Classes
-//!
-//! - **Breaking** for callers: a tool removed; a new required property; a property removed
-//!   or made required; a type, enum, range, length or item count narrowed; a `pattern` or
-//!   `format` added or changed; `additionalProperties` closed; a keyword whose effect cannot
-//!   be judged (`$ref`, `not`, `if`, …) changed. For the output schema the direction turns
-//!   around, since clients read results and MCP clients check them against the output
-//!   schema: an output property removed or no longer required, an output type changed or
-//!   widened, an output enum value added, the output schema removed.
-//! - **Behaviour**: annotations (`readOnlyHint` going from true to false and `destructiveHint`
-//!   coming to apply are marked security-relevant), `_meta`, icons, a schema's `default`,
-//!   unknown fields and keywords.
-//! - **Description**: the text the model reads: titles, descriptions (of the tool and of
-//!   every property) and `examples`, each with a word diff.
-//! - **Compatible**: a new tool, a new optional property, an enum or range widened, a
-//!   required property made optional, and the same meaning written differently (`true`
-//!   for `{}`, `required` names reordered).
-//!
-//! Tools are matched by name (in NFC). A tool that disappears while another appears with
-//! nearly the same contract is reported as removed and added, with a "probably renamed" hint:
-//! nearly the same means the same input schema with at least one property, or contracts
-//! (without the name) that share at least 80% of the lines of their pretty canonical JSON
-//! (the Sørensen–Dice coefficient over the lines that are more than brackets).
-//!
-//! Contracts are compared in canonical form (see [`crate::canonical`]), so key order, `1`
-//! against `1.0` and NFC against NFD never show as changes, and two tools with different
-//! hashes always show at least one change. Schemas are walked through `properties`, `items`,
-//! `prefixItems`, `$defs`, `anyOf`/`oneOf`/`allOf` and the other subschema keywords, at most
-//! [`MAX_DEPTH`](crate::schema::MAX_DEPTH) levels deep; a change deeper than that is reported
-//! once, as breaking, at the level where the walk stopped.
 
 mod annotations;
 mod change;
@@ -92,7 +61,38 @@ impl Diff {
     }
 }
 
-/// Every change from `old` to `new` (see the [module documentation](self) for the classes).
+/// Every change from `old` to `new`, each with its class.
+///
+/// # Classes
+///
+/// - **Breaking** for callers: a tool removed; a new required property; a property removed
+///   or made required; a type, enum, range, length or item count narrowed; a `pattern` or
+///   `format` added or changed; `additionalProperties` closed; a keyword whose effect cannot
+///   be judged (`$ref`, `not`, `if`, …) changed. For the output schema the direction turns
+///   around, since clients read results and MCP clients check them against the output
+///   schema: an output property removed or no longer required, an output type changed or
+///   widened, an output enum value added, the output schema removed.
+/// - **Behaviour**: annotations (`readOnlyHint` going from true to false and `destructiveHint`
+///   coming to apply are marked security-relevant), `_meta`, icons, a schema's `default`,
+///   unknown fields and keywords.
+/// - **Description**: the text the model reads: titles, descriptions (of the tool and of
+///   every property) and `examples`, each with a word diff.
+/// - **Compatible**: a new tool, a new optional property, an enum or range widened, a
+///   required property made optional, and the same meaning written differently (`true`
+///   for `{}`, `required` names reordered).
+///
+/// Tools are matched by name (in NFC). A tool that disappears while another appears with
+/// nearly the same contract is reported as removed and added, with a "probably renamed" hint:
+/// nearly the same means the same input schema with at least one property, or contracts
+/// (without the name) that share at least 80% of the lines of their pretty canonical JSON
+/// (the Sørensen–Dice coefficient over the lines that are more than brackets).
+///
+/// Contracts are compared in canonical form (see [`canonical_json`](crate::canonical::canonical_json)), so key order, `1`
+/// against `1.0` and NFC against NFD never show as changes, and two tools with different
+/// hashes always show at least one change. Schemas are walked through `properties`, `items`,
+/// `prefixItems`, `$defs`, `anyOf`/`oneOf`/`allOf` and the other subschema keywords, at most
+/// [`MAX_DEPTH`](crate::schema::MAX_DEPTH) levels deep; a change deeper than that is reported
+/// once, as breaking, at the level where the walk stopped.
 pub fn diff(old: &[Tool], new: &[Tool]) -> Diff {
     let old: Vec<(String, Value)> = old.iter().map(named_contract).collect();
     let new: Vec<(String, Value)> = new.iter().map(named_contract).collect();

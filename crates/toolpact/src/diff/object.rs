@@ -3,7 +3,7 @@
 
 use super::change::{ChangeClass, ChangeKind, Direction, Side, class_of};
 use super::differ::{Differ, changed_entries, object_or_empty};
-use crate::schema::child_pointer;
+use crate::json::child_pointer;
 use serde_json::{Map, Value};
 
 impl Differ<'_> {

@@ -7,7 +7,8 @@ use super::constraint::{LOWER_BOUNDS, UPPER_BOUNDS};
 use super::differ::{Differ, EMPTY, as_objects, changed_entries};
 use super::display::{from_to, show, subject};
 use crate::canonical::to_canonical_string;
-use crate::schema::{MAX_DEPTH, child_pointer};
+use crate::json::child_pointer;
+use crate::schema::MAX_DEPTH;
 use serde_json::{Map, Value};
 
 /// Keywords holding one subschema that constrains in the same direction as its parent; an

@@ -21,6 +21,7 @@ pub struct ToolCall {
 
 /// Why a value is not a tool call at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CallError {
     /// The text is not JSON.
     #[error("{line}:{column}: not valid JSON: {message}")]

@@ -63,6 +63,7 @@ impl StopReason {
 /// What a stop means for the harness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum StopKind {
     /// The model finished its answer.
     EndTurn,
@@ -113,6 +114,7 @@ impl fmt::Display for Skipped {
 
 /// Why a response could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ResponseError {
     /// The target is not a model API (MCP).
     #[error(

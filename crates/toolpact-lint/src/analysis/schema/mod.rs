@@ -22,7 +22,8 @@ pub(crate) use property::{Properties, Property};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
 use toolpact::Tool;
-use toolpact::schema::{MAX_DEPTH, escape_token};
+use toolpact::json::escape_token;
+use toolpact::schema::MAX_DEPTH;
 
 /// The tool's schemas with the pointer of each: the input schema, then the output schema.
 pub(crate) fn tool_schemas(tool: &Tool) -> impl Iterator<Item = (&Value, &'static str)> {

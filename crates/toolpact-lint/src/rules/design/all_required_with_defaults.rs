@@ -4,7 +4,7 @@ use crate::context::{Context, ToolView};
 use crate::finding::Violation;
 use crate::meta::RuleMeta;
 use crate::rule::{ChecksTools, Rule, declare_rule};
-use toolpact::schema::child_pointer;
+use toolpact::json::child_pointer;
 
 declare_rule! {
     /// ## What it does

@@ -5,7 +5,7 @@ use crate::finding::Violation;
 use crate::meta::RuleMeta;
 use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
-use toolpact::schema::child_pointer;
+use toolpact::json::child_pointer;
 
 declare_rule! {
     /// ## What it does

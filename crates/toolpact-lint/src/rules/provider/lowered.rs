@@ -9,7 +9,8 @@ use crate::rule::{Part, parts_of};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::Hash;
-use toolpact::schema::{MAX_DEPTH, child_pointer, resolve_local_ref};
+use toolpact::json::child_pointer;
+use toolpact::schema::{MAX_DEPTH, resolve_local_ref};
 use toolpact::{Target, Tool};
 
 /// How many tools each export of `block` sends, in configuration order: the part of a rule

@@ -5,7 +5,8 @@ use crate::meta::RuleMeta;
 use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use toolpact::schema::{MAX_DEPTH, child_pointer, resolve_local_ref};
+use toolpact::json::child_pointer;
+use toolpact::schema::{MAX_DEPTH, resolve_local_ref};
 
 declare_rule! {
     /// ## What it does

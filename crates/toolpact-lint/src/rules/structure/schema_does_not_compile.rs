@@ -5,7 +5,7 @@ use crate::meta::RuleMeta;
 use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
 use std::collections::HashMap;
-use toolpact::registry::compile;
+use toolpact::CompiledSchema;
 
 declare_rule! {
     /// ## What it does
@@ -74,7 +74,7 @@ struct Remembered {
 /// alone.
 fn compiled(scratch: &Scratch, schema: &Value) -> Compiled {
     let run = |schema: &Value| {
-        compile(schema)
+        CompiledSchema::new(schema)
             .err()
             .map(|(pointer, problem)| (pointer, problem.to_string()))
     };
