@@ -53,7 +53,7 @@ pub use dispatch::{
     Checked, DispatchOptions, Dispatched, Outcome, check_call, dispatch, dispatch_blocking,
     dispatch_owned, render,
 };
-pub use export::{Export, ExportError, Exporter, Lowered, Named, check_coherence, export};
+pub use export::{Export, ExportError, Exporter, LoweredTool, Named, check_coherence, export};
 pub use handler::{CallContext, Cancellation, Handler, ToolError};
 pub use lock::{LockError, LockFile, LockedTool};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
