@@ -151,8 +151,8 @@ impl LoweredTool<'_> {
 /// these steps, tool by tool.
 ///
 /// A tool whose lowering fails is left out, and should not keep its name from a later tool:
-/// [`Exporter::release`] frees it. A caller that names every tool before lowering any must
-/// name again after a failure for the names to be those [`export`] gives.
+/// a caller that names every tool before lowering any names again with
+/// [`Exporter::name_again`] after a failure, for the names to be those [`export`] gives.
 #[derive(Debug, Clone)]
 pub struct Exporter {
     target: Target,
@@ -267,7 +267,7 @@ impl Exporter {
 
     /// Frees the name of `tool`, named as `named`, when it is not sent after all (its
     /// lowering failed), so that a tool named later may take it.
-    pub fn release(&mut self, tool: &Tool, named: &Named) {
+    fn release(&mut self, tool: &Tool, named: &Named) {
         if self.names.original(&named.name) == Some(tool.name.as_str()) {
             self.names.remove(&named.name, &tool.name);
         }
