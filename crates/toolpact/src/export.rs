@@ -5,11 +5,13 @@
 
 use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
 use crate::name::{NameMap, NameRule};
+use crate::provider::descriptor::ItemParts;
 use crate::provider::table::provider;
-use crate::provider::{ExportOptions, Share, Target, require_object_root};
+use crate::provider::{ExportOptions, Target, require_object_root};
 use crate::registry::Registry;
 use crate::tool::Tool;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Why an export could not run at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -53,9 +55,9 @@ pub fn export<'t>(
                 .inspect_err(|_| exporter.release(tool, &named))
         });
         match lowered {
-            Ok(lowered) => {
-                report.losses.extend(lowered.losses);
-                items.push(lowered.item);
+            Ok(mut lowered) => {
+                report.losses.append(&mut lowered.losses);
+                items.push(lowered);
             }
             Err(unrepresentable) => report.left_out.push(unrepresentable),
         }
@@ -74,31 +76,83 @@ pub struct Named {
     renamed: Option<Loss>,
 }
 
-/// One tool as the target receives it.
+/// One tool as a target receives it, lowered by [`Exporter::lower`].
+///
+/// The schemas are borrowed from the tool where the target sends them exactly as written
+/// (OpenAI and Anthropic without strict mode, Gemini JSON, MCP) and owned where the target
+/// rewrote them. The target's JSON item is built only when it is asked for
+/// ([`LoweredTool::item`]), or for the whole payload by [`Exporter::finish`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Lowered {
-    /// The tool's definition in the target's payload.
-    pub item: Value,
+#[non_exhaustive]
+pub struct LoweredTool<'t> {
+    /// The target the tool is lowered for.
+    pub target: Target,
+    /// Whether the tool is lowered to the target's strict subset.
+    pub strict: bool,
+    /// The name the target sees: the tool's own, or the rewrite its naming rule required.
+    pub name: String,
+    /// The tool as written.
+    pub tool: &'t Tool,
+    /// The description the target receives.
+    pub description: Option<&'t str>,
+    /// The input schema the target receives, or `None` when the target leaves it out
+    /// (Gemini sends no `parameters` for a tool without parameters).
+    pub input_schema: Option<Cow<'t, Value>>,
+    /// The output schema the target receives, where it has a place for one.
+    pub output_schema: Option<Cow<'t, Value>>,
     /// What the target could not express of the tool (a rewritten name included).
     pub losses: Vec<Loss>,
-    /// Whether `item` holds `null` where the target sends the tool's input schema exactly as
-    /// written: only from [`Exporter::lower_sharing`], for a reader that has the tool.
-    pub schema_as_written: bool,
+}
+
+impl LoweredTool<'_> {
+    /// Whether the target sends the tool's input schema exactly as written (borrowed).
+    pub fn input_schema_as_written(&self) -> bool {
+        matches!(self.input_schema, Some(Cow::Borrowed(_)))
+    }
+
+    /// The tool's definition in the target's payload, built now.
+    pub fn item(&self) -> Value {
+        self.item_with_input_schema(self.input_schema.as_deref().cloned())
+    }
+
+    /// The tool's definition in the target's payload with `input_schema` in the place of the
+    /// input schema: a reader that has the schema already (to count the text of the item
+    /// around it, say) passes a stand-in rather than a copy.
+    pub fn item_with_input_schema(&self, input_schema: Option<Value>) -> Value {
+        provider(self.target).item(ItemParts {
+            tool: self.tool,
+            name: &self.name,
+            strict: self.strict,
+            input: input_schema,
+            output: self.output_schema.as_deref().cloned(),
+        })
+    }
+
+    /// The tool's definition in the target's payload, the schemas moved in.
+    fn into_item(self) -> Value {
+        provider(self.target).item(ItemParts {
+            tool: self.tool,
+            name: &self.name,
+            strict: self.strict,
+            input: self.input_schema.map(Cow::into_owned),
+            output: self.output_schema.map(Cow::into_owned),
+        })
+    }
 }
 
 /// Exports tools one at a time, in two steps.
 ///
 /// [`Exporter::name`] takes the tools in order and gives each a name the target accepts and
 /// no earlier tool holds; it leaves out the tools no target can take (no name, or an input
-/// schema that is not an object). [`Exporter::lower`] then turns a named tool into the
-/// target's payload item, independently of the other tools: a caller may lower on several
-/// threads, or look at each item and drop it rather than hold the payload of a whole
-/// catalog. [`Exporter::finish`] wraps the items in the target's envelope. [`export`] is
+/// schema that is not an object). [`Exporter::lower`] then turns a named tool into a
+/// [`LoweredTool`], independently of the other tools: a caller may lower on several
+/// threads, or read each lowered tool and drop it rather than hold the payload of a whole
+/// catalog. [`Exporter::finish`] writes the items in the target's envelope. [`export`] is
 /// these steps, tool by tool.
 ///
 /// A tool whose lowering fails is left out, and should not keep its name from a later tool:
-/// [`Exporter::release`] frees it. A caller that names every tool before lowering any must
-/// name again after a failure for the names to be those [`export`] gives.
+/// a caller that names every tool before lowering any names again with
+/// [`Exporter::name_again`] after a failure, for the names to be those [`export`] gives.
 #[derive(Debug, Clone)]
 pub struct Exporter {
     target: Target,
@@ -144,36 +198,23 @@ impl Exporter {
         })
     }
 
-    /// Lowers `tool`, named by [`Exporter::name`] as `named`, into the target's payload item.
-    pub fn lower(&self, tool: &Tool, named: &Named) -> Result<Lowered, Unrepresentable> {
-        self.lower_with(tool, named, false)
-    }
-
-    /// Lowers `tool` as [`Exporter::lower`] does, except that where the target sends the
-    /// input schema exactly as written and the item would hold a copy of it (OpenAI and
-    /// Anthropic without strict mode, Gemini JSON), the item holds `null` in its place and
-    /// [`Lowered::schema_as_written`] is set: a reader that has the tool reads the schema
-    /// there, and no copy of it is made. Such an item is not a payload: do not pass it to
-    /// [`Exporter::finish`] or send it.
-    pub fn lower_sharing(&self, tool: &Tool, named: &Named) -> Result<Lowered, Unrepresentable> {
-        self.lower_with(tool, named, true)
-    }
-
-    fn lower_with(
+    /// Lowers `tool`, named by [`Exporter::name`] as `named`, for the target.
+    pub fn lower<'t>(
         &self,
-        tool: &Tool,
+        tool: &'t Tool,
         named: &Named,
-        share: bool,
-    ) -> Result<Lowered, Unrepresentable> {
+    ) -> Result<LoweredTool<'t>, Unrepresentable> {
         let mut log = LossLog::starting_with(&tool.name, named.index, named.renamed.clone());
-        let name = named.name.as_str();
-        let options = self.options;
-        let mut share = Share::new(share);
-        let item = provider(self.target).lower(tool, name, options, &mut share, &mut log)?;
-        Ok(Lowered {
-            item,
+        let schemas = provider(self.target).lower(tool, self.options, &mut log)?;
+        Ok(LoweredTool {
+            target: self.target,
+            strict: self.options.strict,
+            name: named.name.clone(),
+            tool,
+            description: tool.description.as_deref(),
+            input_schema: schemas.input,
+            output_schema: schemas.output,
             losses: log.into_losses(),
-            schema_as_written: share.used(),
         })
     }
 
@@ -226,7 +267,7 @@ impl Exporter {
 
     /// Frees the name of `tool`, named as `named`, when it is not sent after all (its
     /// lowering failed), so that a tool named later may take it.
-    pub fn release(&mut self, tool: &Tool, named: &Named) {
+    fn release(&mut self, tool: &Tool, named: &Named) {
         if self.names.original(&named.name) == Some(tool.name.as_str()) {
             self.names.remove(&named.name, &tool.name);
         }
@@ -238,8 +279,10 @@ impl Exporter {
     }
 
     /// The export of the lowered `items`, in the order they were named, with the loss
-    /// `report` of all the tools.
-    pub fn finish(self, items: Vec<Value>, report: LossReport) -> Export {
+    /// `report` of all the tools: each item's JSON is built here, inside the target's
+    /// envelope.
+    pub fn finish(self, items: Vec<LoweredTool<'_>>, report: LossReport) -> Export {
+        let items = items.into_iter().map(LoweredTool::into_item).collect();
         let payload = provider(self.target).wrap(items);
         Export {
             target: self.target,

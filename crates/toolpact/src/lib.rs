@@ -60,7 +60,7 @@ pub use dispatch::{
     Checked, DispatchOptions, Dispatched, LATEST_MCP_VERSION, Outcome, check_call, dispatch,
     dispatch_blocking, dispatch_owned, render, render_mcp,
 };
-pub use export::{Export, ExportError, Exporter, Lowered, Named, check_coherence, export};
+pub use export::{Export, ExportError, Exporter, LoweredTool, Named, check_coherence, export};
 pub use handler::{CallContext, Cancellation, Handler, ToolError};
 pub use lock::{LOCK_KEY, LOCK_VERSION, LockError, LockFile, LockedTool, is_lock_document};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};

@@ -95,6 +95,7 @@ impl TokenCounter {
     /// its inside is counted (its inside once for all the values it is found in). Any other
     /// `holder` is counted apart too, its inside found among those already counted when
     /// it recurs.
+    #[cfg(test)]
     pub(crate) fn count_json_with(
         &mut self,
         value: &Value,
@@ -103,13 +104,28 @@ impl TokenCounter {
         buffer: &mut Vec<u8>,
     ) -> usize {
         match holder {
-            Some(holder) if same(holder, shared.value) => {
-                self.count_json_around(value, holder, shared, buffer)
-            }
+            Some(holder) => self.count_json_holding(value, holder, holder, shared, buffer),
+            None => self.count_json(value, buffer),
+        }
+    }
+
+    /// How many tokens the compact JSON of `value` is once `holder` is written at the place
+    /// of `hole`, a stand-in inside `value`: counted as [`TokenCounter::count_json_with`]
+    /// counts a `holder` that sits in the value itself.
+    pub(crate) fn count_json_holding(
+        &mut self,
+        value: &Value,
+        hole: &Value,
+        holder: &Value,
+        shared: &mut Shared<'_>,
+        buffer: &mut Vec<u8>,
+    ) -> usize {
+        if same(holder, shared.value) {
+            self.count_json_around(value, hole, shared, buffer)
+        } else {
             // A value of its own (a schema the target rewrote): still counted apart, so that
             // its inside is found among those counted before when tools repeat it.
-            Some(holder) => self.count_json_around(value, holder, &mut Shared::new(holder), buffer),
-            None => self.count_json(value, buffer),
+            self.count_json_around(value, hole, &mut Shared::new(holder), buffer)
         }
     }
 

@@ -7,7 +7,7 @@ use crate::engine::scratch::Scratch;
 use serde_json::Value;
 use std::ops::Range;
 use toolpact::{
-    Catalog, ExportOptions, Exporter, Loss, Lowered, Named, Target, Tool, Unrepresentable,
+    Catalog, ExportOptions, Exporter, Loss, LoweredTool, Named, Target, Tool, Unrepresentable,
 };
 
 /// How many tools a block holds: enough that a block is worth a task, few enough that a
@@ -147,8 +147,8 @@ impl Exports {
                             continue;
                         }
                     };
-                    match slot.exporter.lower_sharing(&entry.tool, named) {
-                        Ok(item) => lowered.push((index, &entry.tool, named, item)),
+                    match slot.exporter.lower(&entry.tool, named) {
+                        Ok(item) => lowered.push((index, item)),
                         Err(unrepresentable) => {
                             failed.push(index);
                             left_out.push(unrepresentable);
@@ -169,6 +169,18 @@ impl Exports {
             exports,
             scratch,
         }
+    }
+}
+
+/// The place of the input schema in a payload item of `target` (`parameters`,
+/// `function.parameters`, `input_schema`, `parametersJsonSchema`, `inputSchema`).
+pub(crate) fn input_schema_in(item: &Value, target: Target) -> Option<&Value> {
+    match target {
+        Target::Mcp => item.get("inputSchema"),
+        Target::OpenAiResponses | Target::Gemini => item.get("parameters"),
+        Target::OpenAiChat => item.get("function")?.get("parameters"),
+        Target::Anthropic => item.get("input_schema"),
+        Target::GeminiJson => item.get("parametersJsonSchema"),
     }
 }
 
@@ -209,7 +221,7 @@ pub struct BlockExport<'c> {
     pub target: Target,
     /// Whether this is the strict variant.
     pub strict: bool,
-    lowered: Vec<(usize, &'c Tool, &'c Named, Lowered)>,
+    lowered: Vec<(usize, LoweredTool<'c>)>,
     left_out: Vec<Unrepresentable>,
     /// The named tools whose lowering failed: they hold a name they should leave to the
     /// tools after them (see [`Exports::name_again`]).
@@ -224,16 +236,12 @@ impl BlockExport<'_> {
 
     /// The tools the target takes, in catalog order.
     pub fn sent(&self) -> impl Iterator<Item = Sent<'_>> {
-        self.lowered
-            .iter()
-            .map(|(index, tool, named, lowered)| Sent {
-                index: *index,
-                tool,
-                name: &named.name,
-                item: &lowered.item,
-                target: self.target,
-                schema_as_written: lowered.schema_as_written,
-            })
+        self.lowered.iter().map(|(index, lowered)| Sent {
+            index: *index,
+            tool: lowered.tool,
+            name: &lowered.name,
+            lowered,
+        })
     }
 
     /// How many tools the target takes.
@@ -263,52 +271,19 @@ pub struct Sent<'a> {
     pub tool: &'a Tool,
     /// The name the target sees (rewritten when the target's naming rule required it).
     pub name: &'a str,
-    /// The tool's definition in the target's payload. When [`Sent::schema_as_written`]
-    /// holds, the item has `null` in the schema's place (`parameters`,
-    /// `function.parameters`, `input_schema` or `parametersJsonSchema`), so that no copy of
-    /// each schema is made for each target: read the schema with [`Sent::input_schema`].
-    pub item: &'a Value,
-    target: Target,
-    /// Whether `item` holds `null` in place of the input schema, sent as written.
-    schema_as_written: bool,
+    /// The tool as the target receives it: its schemas (borrowed where they are sent as
+    /// written) and its losses.
+    pub lowered: &'a LoweredTool<'a>,
 }
 
 impl<'a> Sent<'a> {
-    /// A field of the function definition (`function.<key>` for OpenAI Chat).
-    fn field(&self, key: &str) -> Option<&'a Value> {
-        match self.target {
-            Target::OpenAiChat => self.item.get("function")?.get(key),
-            _ => self.item.get(key),
-        }
-    }
-
     /// The description the target receives.
     pub fn description(&self) -> Option<&'a str> {
-        self.field("description").and_then(Value::as_str)
+        self.lowered.description
     }
 
     /// The input schema the target receives (`parameters`, `input_schema`, …), as lowered.
     pub fn input_schema(&self) -> Option<&'a Value> {
-        if self.schema_as_written {
-            Some(&self.tool.input_schema)
-        } else {
-            self.schema_in_item()
-        }
-    }
-
-    /// Whether the target sends the tool's input schema exactly as written.
-    pub fn schema_as_written(&self) -> bool {
-        self.schema_as_written
-    }
-
-    /// The value at the place of the input schema in [`Sent::item`]: `null` when the schema
-    /// is sent as written.
-    pub(crate) fn schema_in_item(&self) -> Option<&'a Value> {
-        self.field(match self.target {
-            Target::Mcp => "inputSchema",
-            Target::OpenAiResponses | Target::OpenAiChat | Target::Gemini => "parameters",
-            Target::Anthropic => "input_schema",
-            Target::GeminiJson => "parametersJsonSchema",
-        })
+        self.lowered.input_schema.as_deref()
     }
 }

@@ -10,22 +10,49 @@ use crate::exchange::call::{CallError, ToolCall};
 use crate::exchange::request::{Parts, Unsupported};
 use crate::exchange::response::{ReplyReader, ResponseError, StopReason};
 use crate::loss::{LossLog, Unrepresentable};
-use crate::provider::{ExportOptions, ImportedTool, Share};
+use crate::provider::{ExportOptions, ImportedTool};
 use crate::result::ToolResult;
 use crate::tool::Tool;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// The schemas a provider's lowering produces for one tool: borrowed where the target sends
+/// them as written, owned where it rewrote them.
+#[derive(Debug)]
+pub(crate) struct Schemas<'t> {
+    /// The input schema the target receives, if it sends one.
+    pub input: Option<Cow<'t, Value>>,
+    /// The output schema the target receives, if it has a place for one.
+    pub output: Option<Cow<'t, Value>>,
+}
+
+/// What a provider writes one tool's payload item from.
+#[derive(Debug)]
+pub(crate) struct ItemParts<'a> {
+    /// The tool as written.
+    pub tool: &'a Tool,
+    /// The name the target sees.
+    pub name: &'a str,
+    /// Whether the tool is lowered to the target's strict subset.
+    pub strict: bool,
+    /// The input schema to write, if the target sends one.
+    pub input: Option<Value>,
+    /// The output schema to write, if the target has a place for one.
+    pub output: Option<Value>,
+}
 
 /// One target's provider: everything a driver asks of it.
 pub(crate) trait Provider: Sync {
-    /// Lowers `tool`, under the name the target sees, into the target's payload item.
-    fn lower(
+    /// Lowers the schemas of `tool` for the target, logging what it cannot express.
+    fn lower<'t>(
         &self,
-        tool: &Tool,
-        name: &str,
+        tool: &'t Tool,
         options: ExportOptions,
-        share: &mut Share,
         log: &mut LossLog<'_>,
-    ) -> Result<Value, Unrepresentable>;
+    ) -> Result<Schemas<'t>, Unrepresentable>;
+
+    /// The tool's definition in the target's payload.
+    fn item(&self, parts: ItemParts<'_>) -> Value;
 
     /// Wraps the lowered items in the target's envelope.
     fn wrap(&self, items: Vec<Value>) -> Value;

@@ -181,40 +181,6 @@ pub struct ExportOptions {
     pub strict: bool,
 }
 
-/// Whether a lowering may leave out the input schema a target sends as written, and whether
-/// it did.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Share {
-    allowed: bool,
-    used: bool,
-}
-
-impl Share {
-    /// A share that may leave the schema out when `allowed`, not used yet.
-    pub(crate) fn new(allowed: bool) -> Self {
-        Share {
-            allowed,
-            used: false,
-        }
-    }
-
-    /// Whether a lowering left the schema out.
-    pub(crate) fn used(&self) -> bool {
-        self.used
-    }
-
-    /// The input schema as the target sends it, unchanged: a copy, or `null` in its place
-    /// when sharing is allowed.
-    pub(crate) fn schema_as_written(&mut self, tool: &Tool) -> Value {
-        if self.allowed {
-            self.used = true;
-            Value::Null
-        } else {
-            tool.input_schema.clone()
-        }
-    }
-}
-
 /// Every target requires an object at the root of the input schema.
 pub(crate) fn require_object_root(
     tool: &Tool,

@@ -1,10 +1,11 @@
 use crate::analysis::message::thousands;
 use crate::analysis::tokens::{Shared, TokenCounter};
 use crate::context::Context;
-use crate::engine::blocks::{Block, Sent, export_label};
+use crate::engine::blocks::{Block, Sent, export_label, input_schema_in};
 use crate::finding::Violation;
 use crate::meta::{RuleMeta, RuleOption};
 use crate::rule::{Part, ReadsExports, Rule, declare_rule, parts_of};
+use serde_json::Value;
 
 declare_rule! {
     /// ## What it does
@@ -101,16 +102,19 @@ fn count_block(
         let mut schema = Shared::new(&entry.tool.input_schema);
         for (column, counts) in columns.iter().zip(out.iter_mut()) {
             counts.push(column[i].map(|sent| {
-                match sent.schema_in_item().filter(|_| sent.schema_as_written()) {
-                    Some(hole) => {
-                        counter.count_json_around(sent.item, hole, &mut schema, &mut buffer)
+                // The item is written with a stand-in where the input schema goes, so that
+                // no copy of the schema is made: its text is the schema's.
+                let lowered = sent.lowered;
+                let stand_in = lowered.input_schema.as_ref().map(|_| Value::Null);
+                let item = lowered.item_with_input_schema(stand_in);
+                match (input_schema_in(&item, lowered.target), sent.input_schema()) {
+                    (Some(hole), Some(_)) if lowered.input_schema_as_written() => {
+                        counter.count_json_around(&item, hole, &mut schema, &mut buffer)
                     }
-                    None => counter.count_json_with(
-                        sent.item,
-                        sent.input_schema(),
-                        &mut schema,
-                        &mut buffer,
-                    ),
+                    (Some(hole), Some(input)) => {
+                        counter.count_json_holding(&item, hole, input, &mut schema, &mut buffer)
+                    }
+                    _ => counter.count_json(&item, &mut buffer),
                 }
             }));
         }

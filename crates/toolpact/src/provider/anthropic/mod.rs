@@ -3,27 +3,39 @@
 
 pub(crate) mod facts;
 
-use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
+use super::{ExportOptions, drop_unplaced, object, require_object_root};
 use crate::json::child_pointer;
 use crate::loss::{LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::provider::descriptor::{ModelApi, Provider};
+use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 /// The Anthropic Messages API provider.
 pub(crate) struct Anthropic;
 
 impl Provider for Anthropic {
-    fn lower(
+    fn lower<'t>(
         &self,
-        tool: &Tool,
-        name: &str,
+        tool: &'t Tool,
         options: ExportOptions,
-        share: &mut Share,
         log: &mut LossLog<'_>,
-    ) -> Result<Value, Unrepresentable> {
-        lower(tool, name, options, share, log)
+    ) -> Result<Schemas<'t>, Unrepresentable> {
+        lower(tool, options, log)
+    }
+
+    /// `{"name", "description", "input_schema", "strict"}`.
+    fn item(&self, parts: ItemParts<'_>) -> Value {
+        object([
+            ("name", Some(json!(parts.name))),
+            (
+                "description",
+                parts.tool.description.clone().map(Value::String),
+            ),
+            ("input_schema", parts.input),
+            ("strict", parts.strict.then_some(Value::Bool(true))),
+        ])
     }
 
     fn wrap(&self, items: Vec<Value>) -> Value {
@@ -158,27 +170,24 @@ pub(crate) const STRICT: Profile = Profile {
     keyword: strict_keyword,
 };
 
-/// `{"name", "description", "input_schema", "strict"}`.
-fn lower(
-    tool: &Tool,
-    name: &str,
+/// The input schema of an Anthropic tool: lowered to the strict subset in strict mode, sent
+/// as written otherwise.
+fn lower<'t>(
+    tool: &'t Tool,
     options: ExportOptions,
-    share: &mut Share,
     log: &mut LossLog<'_>,
-) -> Result<Value, Unrepresentable> {
+) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Anthropic", log)?;
     let input_schema = if options.strict {
-        Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?
+        Cow::Owned(Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?)
     } else {
-        share.schema_as_written(tool)
+        Cow::Borrowed(&tool.input_schema)
     };
     drop_unplaced(tool, "the Anthropic Messages API", false, log);
-    Ok(object([
-        ("name", Some(json!(name))),
-        ("description", tool.description.clone().map(Value::String)),
-        ("input_schema", Some(input_schema)),
-        ("strict", options.strict.then_some(Value::Bool(true))),
-    ]))
+    Ok(Schemas {
+        input: Some(input_schema),
+        output: None,
+    })
 }
 
 /// Reads one Anthropic custom tool. Request settings (`cache_control`, `strict`, …) are

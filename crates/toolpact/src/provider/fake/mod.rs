@@ -14,34 +14,40 @@ use crate::exchange::call::{CallError, ToolCall, arguments_from_value, string_fi
 use crate::exchange::request::{Parts, Turn, Unsupported};
 use crate::exchange::response::{ReplyReader, ResponseError, StopKind, StopReason, array_at};
 use crate::loss::{LossLog, Unrepresentable};
-use crate::provider::descriptor::{ModelApi, Provider};
+use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::provider::{
-    ExportOptions, ImportedTool, ItemError, Share, Target, drop_unplaced, object, optional_string,
+    ExportOptions, ImportedTool, ItemError, Target, drop_unplaced, object, optional_string,
     require_object_root,
 };
 use crate::result::ToolResult;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 /// The test provider.
 pub(crate) struct Fake;
 
 impl Provider for Fake {
-    fn lower(
+    fn lower<'t>(
         &self,
-        tool: &Tool,
-        name: &str,
+        tool: &'t Tool,
         _options: ExportOptions,
-        share: &mut Share,
         log: &mut LossLog<'_>,
-    ) -> Result<Value, Unrepresentable> {
+    ) -> Result<Schemas<'t>, Unrepresentable> {
         require_object_root(tool, "Fake", log)?;
         drop_unplaced(tool, "Fake", false, log);
-        Ok(json!({ "fake": object([
-            ("name", Some(json!(name))),
-            ("description", tool.description.clone().map(Value::String)),
-            ("schema", Some(share.schema_as_written(tool))),
-        ]) }))
+        Ok(Schemas {
+            input: Some(Cow::Borrowed(&tool.input_schema)),
+            output: None,
+        })
+    }
+
+    fn item(&self, parts: ItemParts<'_>) -> Value {
+        json!({ "fake": object([
+            ("name", Some(json!(parts.name))),
+            ("description", parts.tool.description.clone().map(Value::String)),
+            ("schema", parts.input),
+        ]) })
     }
 
     fn wrap(&self, items: Vec<Value>) -> Value {

@@ -3,14 +3,15 @@
 
 pub(crate) mod facts;
 
-use super::{Share, drop_unplaced, object, require_object_root};
+use super::{drop_unplaced, object, require_object_root};
 use crate::json::child_pointer;
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::provider::descriptor::{ModelApi, Provider};
+use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 /// The Gemini provider with OpenAPI-subset `parameters`.
 pub(crate) struct Parameters;
@@ -19,15 +20,25 @@ pub(crate) struct Parameters;
 pub(crate) struct JsonSchema;
 
 impl Provider for Parameters {
-    fn lower(
+    fn lower<'t>(
         &self,
-        tool: &Tool,
-        name: &str,
+        tool: &'t Tool,
         _options: super::ExportOptions,
-        _share: &mut Share,
         log: &mut LossLog<'_>,
-    ) -> Result<Value, Unrepresentable> {
-        lower(tool, name, log)
+    ) -> Result<Schemas<'t>, Unrepresentable> {
+        lower(tool, log)
+    }
+
+    fn item(&self, parts: ItemParts<'_>) -> Value {
+        object([
+            ("name", Some(json!(parts.name))),
+            (
+                "description",
+                parts.tool.description.clone().map(Value::String),
+            ),
+            ("parameters", parts.input),
+            ("response", parts.output),
+        ])
     }
 
     fn wrap(&self, items: Vec<Value>) -> Value {
@@ -89,15 +100,25 @@ impl ModelApi for Parameters {
 
 /// Gemini JSON reads and answers as Gemini does; only the lowering differs.
 impl Provider for JsonSchema {
-    fn lower(
+    fn lower<'t>(
         &self,
-        tool: &Tool,
-        name: &str,
+        tool: &'t Tool,
         _options: super::ExportOptions,
-        share: &mut Share,
         log: &mut LossLog<'_>,
-    ) -> Result<Value, Unrepresentable> {
-        lower_json(tool, name, share, log)
+    ) -> Result<Schemas<'t>, Unrepresentable> {
+        lower_json(tool, log)
+    }
+
+    fn item(&self, parts: ItemParts<'_>) -> Value {
+        object([
+            ("name", Some(json!(parts.name))),
+            (
+                "description",
+                parts.tool.description.clone().map(Value::String),
+            ),
+            ("parametersJsonSchema", parts.input),
+            ("responseJsonSchema", parts.output),
+        ])
     }
 
     fn wrap(&self, items: Vec<Value>) -> Value {
@@ -160,8 +181,8 @@ pub(crate) const PARAMETERS: Profile = Profile {
     keyword,
 };
 
-/// `{"name", "description", "parameters", "response"}` with OpenAPI-subset schemas.
-fn lower(tool: &Tool, name: &str, log: &mut LossLog<'_>) -> Result<Value, Unrepresentable> {
+/// The schemas of `{"name", "description", "parameters", "response"}`, in the OpenAPI subset.
+fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Gemini", log)?;
     let parameters = Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
     let has_properties = parameters
@@ -193,29 +214,21 @@ fn lower(tool: &Tool, name: &str, log: &mut LossLog<'_>) -> Result<Value, Unrepr
         },
     };
     drop_unplaced(tool, "Gemini", true, log);
-    Ok(object([
-        ("name", Some(json!(name))),
-        ("description", tool.description.clone().map(Value::String)),
-        ("parameters", has_properties.then_some(parameters)),
-        ("response", response),
-    ]))
+    Ok(Schemas {
+        input: has_properties.then_some(Cow::Owned(parameters)),
+        output: response.map(Cow::Owned),
+    })
 }
 
-/// `{"name", "description", "parametersJsonSchema", "responseJsonSchema"}`: JSON Schema kept.
-fn lower_json(
-    tool: &Tool,
-    name: &str,
-    share: &mut Share,
-    log: &mut LossLog<'_>,
-) -> Result<Value, Unrepresentable> {
+/// The schemas of `{"name", "description", "parametersJsonSchema", "responseJsonSchema"}`:
+/// JSON Schema, sent as written.
+fn lower_json<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Gemini", log)?;
     drop_unplaced(tool, "Gemini", true, log);
-    Ok(object([
-        ("name", Some(json!(name))),
-        ("description", tool.description.clone().map(Value::String)),
-        ("parametersJsonSchema", Some(share.schema_as_written(tool))),
-        ("responseJsonSchema", tool.output_schema.clone()),
-    ]))
+    Ok(Schemas {
+        input: Some(Cow::Borrowed(&tool.input_schema)),
+        output: tool.output_schema.as_ref().map(Cow::Borrowed),
+    })
 }
 
 /// Gemini's `tools` value: one `Tool` holding every declaration.

@@ -5,11 +5,12 @@ pub(crate) mod facts;
 use crate::exchange::call::{CallError, ToolCall};
 use crate::json::{child_pointer, json_type};
 use crate::loss::{LossLog, Unrepresentable};
-use crate::provider::descriptor::{ModelApi, Provider};
-use crate::provider::{ExportOptions, ImportedTool, ItemError, Share, require_object_root};
+use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
+use crate::provider::{ExportOptions, ImportedTool, ItemError, require_object_root};
 use crate::result::ToolResult;
 use crate::tool::Tool;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// The latest MCP protocol version toolpact renders for.
 pub const LATEST_MCP_VERSION: &str = "2026-07-28";
@@ -18,15 +19,21 @@ pub const LATEST_MCP_VERSION: &str = "2026-07-28";
 pub(crate) struct Mcp;
 
 impl Provider for Mcp {
-    fn lower(
+    fn lower<'t>(
         &self,
-        tool: &Tool,
-        name: &str,
+        tool: &'t Tool,
         _options: ExportOptions,
-        _share: &mut Share,
         log: &mut LossLog<'_>,
-    ) -> Result<Value, Unrepresentable> {
-        lower(tool, name, log)
+    ) -> Result<Schemas<'t>, Unrepresentable> {
+        require_object_root(tool, "MCP", log)?;
+        Ok(Schemas {
+            input: Some(Cow::Borrowed(&tool.input_schema)),
+            output: tool.output_schema.as_ref().map(Cow::Borrowed),
+        })
+    }
+
+    fn item(&self, parts: ItemParts<'_>) -> Value {
+        item(parts.tool, parts.name)
     }
 
     fn wrap(&self, items: Vec<Value>) -> Value {
@@ -51,14 +58,14 @@ impl Provider for Mcp {
 }
 
 /// An MCP tool is the contract itself; only the name may change (when it breaks SEP-986).
-fn lower(tool: &Tool, name: &str, log: &mut LossLog<'_>) -> Result<Value, Unrepresentable> {
-    require_object_root(tool, "MCP", log)?;
-    let mut value = serde_json::to_value(tool)
-        .map_err(|e| log.unrepresentable("", format!("cannot serialize the tool: {e}")))?;
+fn item(tool: &Tool, name: &str) -> Value {
+    // A tool is strings, booleans and JSON values, all of which serialize: the fallback is
+    // never taken.
+    let mut value = serde_json::to_value(tool).unwrap_or(Value::Null);
     if let Some(map) = value.as_object_mut() {
         map.insert("name".to_owned(), Value::String(name.to_owned()));
     }
-    Ok(value)
+    value
 }
 
 fn wrap(tools: Vec<Value>) -> Value {

@@ -3,14 +3,15 @@
 
 pub(crate) mod facts;
 
-use super::{ExportOptions, Share, drop_unplaced, object, require_object_root};
+use super::{ExportOptions, drop_unplaced, object, require_object_root};
 use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
-use crate::provider::descriptor::{ModelApi, Provider};
+use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 /// The OpenAI Responses API provider.
 pub(crate) struct Responses;
@@ -19,15 +20,17 @@ pub(crate) struct Responses;
 pub(crate) struct Chat;
 
 impl Provider for Responses {
-    fn lower(
+    fn lower<'t>(
         &self,
-        tool: &Tool,
-        name: &str,
+        tool: &'t Tool,
         options: ExportOptions,
-        share: &mut Share,
         log: &mut LossLog<'_>,
-    ) -> Result<Value, Unrepresentable> {
-        lower_responses(tool, name, options, share, log)
+    ) -> Result<Schemas<'t>, Unrepresentable> {
+        lower_responses(tool, options, log)
+    }
+
+    fn item(&self, parts: ItemParts<'_>) -> Value {
+        responses_item(parts)
     }
 
     fn wrap(&self, items: Vec<Value>) -> Value {
@@ -86,15 +89,17 @@ impl ModelApi for Responses {
 }
 
 impl Provider for Chat {
-    fn lower(
+    fn lower<'t>(
         &self,
-        tool: &Tool,
-        name: &str,
+        tool: &'t Tool,
         options: ExportOptions,
-        share: &mut Share,
         log: &mut LossLog<'_>,
-    ) -> Result<Value, Unrepresentable> {
-        lower_chat(tool, name, options, share, log)
+    ) -> Result<Schemas<'t>, Unrepresentable> {
+        lower_chat(tool, options, log)
+    }
+
+    fn item(&self, parts: ItemParts<'_>) -> Value {
+        chat_item(parts)
     }
 
     fn wrap(&self, items: Vec<Value>) -> Value {
@@ -205,20 +210,21 @@ pub(crate) const STRICT: Profile = Profile {
     keyword: strict_keyword,
 };
 
-fn parameters(
-    tool: &Tool,
+fn parameters<'t>(
+    tool: &'t Tool,
     options: ExportOptions,
-    share: &mut Share,
     log: &mut LossLog<'_>,
-) -> Result<Value, Unrepresentable> {
+) -> Result<Cow<'t, Value>, Unrepresentable> {
     require_object_root(tool, "OpenAI", log)?;
     if options.strict {
-        return Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema");
+        return Lowerer::new(&STRICT, &tool.input_schema, log)
+            .lower("/inputSchema")
+            .map(Cow::Owned);
     }
     let mut missing = Vec::new();
     arrays_without_items(&tool.input_schema, &mut String::new(), 0, &mut missing);
     if missing.is_empty() {
-        return Ok(share.schema_as_written(tool));
+        return Ok(Cow::Borrowed(&tool.input_schema));
     }
     let mut schema = tool.input_schema.clone();
     for pointer in missing {
@@ -231,7 +237,7 @@ fn parameters(
             "OpenAI rejects an array schema without `items`; `\"items\": {}` (any item) is added",
         );
     }
-    Ok(schema)
+    Ok(Cow::Owned(schema))
 }
 
 /// OpenAI rejects an array schema without `items` ("array schema missing items"); an empty
@@ -278,47 +284,65 @@ fn arrays_without_items(schema: &Value, pointer: &mut String, depth: usize, out:
     }
 }
 
+/// A Responses API function tool's schemas: its parameters, and its output schema as written.
+fn lower_responses<'t>(
+    tool: &'t Tool,
+    options: ExportOptions,
+    log: &mut LossLog<'_>,
+) -> Result<Schemas<'t>, Unrepresentable> {
+    let parameters = parameters(tool, options, log)?;
+    drop_unplaced(tool, "the OpenAI Responses API", true, log);
+    Ok(Schemas {
+        input: Some(parameters),
+        output: tool.output_schema.as_ref().map(Cow::Borrowed),
+    })
+}
+
 /// A Responses API function tool: `{"type": "function", "name", "description", "parameters",
 /// "strict", "output_schema"}`.
-fn lower_responses(
-    tool: &Tool,
-    name: &str,
-    options: ExportOptions,
-    share: &mut Share,
-    log: &mut LossLog<'_>,
-) -> Result<Value, Unrepresentable> {
-    let parameters = parameters(tool, options, share, log)?;
-    drop_unplaced(tool, "the OpenAI Responses API", true, log);
-    Ok(object([
+fn responses_item(parts: ItemParts<'_>) -> Value {
+    object([
         ("type", Some(json!("function"))),
-        ("name", Some(json!(name))),
-        ("description", tool.description.clone().map(Value::String)),
-        ("parameters", Some(parameters)),
-        ("strict", Some(Value::Bool(options.strict))),
-        ("output_schema", tool.output_schema.clone()),
-    ]))
+        ("name", Some(json!(parts.name))),
+        (
+            "description",
+            parts.tool.description.clone().map(Value::String),
+        ),
+        ("parameters", parts.input),
+        ("strict", Some(Value::Bool(parts.strict))),
+        ("output_schema", parts.output),
+    ])
+}
+
+/// A Chat Completions function tool's schemas: its parameters only.
+fn lower_chat<'t>(
+    tool: &'t Tool,
+    options: ExportOptions,
+    log: &mut LossLog<'_>,
+) -> Result<Schemas<'t>, Unrepresentable> {
+    let parameters = parameters(tool, options, log)?;
+    drop_unplaced(tool, "OpenAI Chat Completions", false, log);
+    Ok(Schemas {
+        input: Some(parameters),
+        output: None,
+    })
 }
 
 /// A Chat Completions function tool: `{"type": "function", "function": {...}}`.
-fn lower_chat(
-    tool: &Tool,
-    name: &str,
-    options: ExportOptions,
-    share: &mut Share,
-    log: &mut LossLog<'_>,
-) -> Result<Value, Unrepresentable> {
-    let parameters = parameters(tool, options, share, log)?;
-    drop_unplaced(tool, "OpenAI Chat Completions", false, log);
+fn chat_item(parts: ItemParts<'_>) -> Value {
     let function = object([
-        ("name", Some(json!(name))),
-        ("description", tool.description.clone().map(Value::String)),
-        ("parameters", Some(parameters)),
-        ("strict", options.strict.then_some(Value::Bool(true))),
+        ("name", Some(json!(parts.name))),
+        (
+            "description",
+            parts.tool.description.clone().map(Value::String),
+        ),
+        ("parameters", parts.input),
+        ("strict", parts.strict.then_some(Value::Bool(true))),
     ]);
-    Ok(object([
+    object([
         ("type", Some(json!("function"))),
         ("function", Some(function)),
-    ]))
+    ])
 }
 
 /// Reads a Responses function tool or a Chat function tool (the `function` object is
