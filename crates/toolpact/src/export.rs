@@ -15,6 +15,7 @@ use std::borrow::Cow;
 
 /// Why an export could not run at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ExportError {
     /// `strict` was asked of a target that has no strict mode.
     #[error(

@@ -6,6 +6,7 @@ use std::fmt;
 /// What happened to a keyword or field on the way to a target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum LossKind {
     /// Removed: the target has no place for it.
     Dropped,

@@ -55,7 +55,8 @@ fn affects_the_model(loss: &Loss) -> bool {
                 "$schema" | "$id" | "$comment" | "$anchor" | "$defs" | "definitions" | "properties"
             )
         }
-        LossKind::Rewritten | LossKind::MovedToDescription => true,
+        // Anything else the lowering may come to report changes the schema the model reads.
+        _ => true,
     }
 }
 
