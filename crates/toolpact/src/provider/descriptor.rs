@@ -54,8 +54,11 @@ pub(crate) trait Provider: Sync {
     /// The tool's definition in the target's payload.
     fn item(&self, parts: ItemParts<'_>) -> Value;
 
-    /// Wraps the lowered items in the target's envelope.
-    fn wrap(&self, items: Vec<Value>) -> Value;
+    /// Wraps the lowered items in the target's envelope: a bare array unless the target
+    /// has an envelope of its own.
+    fn wrap(&self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
 
     /// Reads one tool of the target's input format.
     fn import(&self, item: Map<String, Value>) -> ImportedTool;

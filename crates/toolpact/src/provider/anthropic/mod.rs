@@ -38,10 +38,6 @@ impl Provider for Anthropic {
         ])
     }
 
-    fn wrap(&self, items: Vec<Value>) -> Value {
-        Value::Array(items)
-    }
-
     fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
         import(&item)
     }

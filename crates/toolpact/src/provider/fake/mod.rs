@@ -50,10 +50,6 @@ impl Provider for Fake {
         ]) })
     }
 
-    fn wrap(&self, items: Vec<Value>) -> Value {
-        Value::Array(items)
-    }
-
     fn import(&self, item: Map<String, Value>) -> ImportedTool {
         let Some(Value::Object(fake)) = item.get("fake") else {
             return Err(ItemError {

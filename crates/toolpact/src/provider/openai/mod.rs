@@ -33,10 +33,6 @@ impl Provider for Responses {
         responses_item(parts)
     }
 
-    fn wrap(&self, items: Vec<Value>) -> Value {
-        Value::Array(items)
-    }
-
     fn import(&self, item: Map<String, Value>) -> super::ImportedTool {
         import(
             &item,
@@ -100,10 +96,6 @@ impl Provider for Chat {
 
     fn item(&self, parts: ItemParts<'_>) -> Value {
         chat_item(parts)
-    }
-
-    fn wrap(&self, items: Vec<Value>) -> Value {
-        Value::Array(items)
     }
 
     /// A Chat tool is a Responses tool under `function`.
