@@ -135,24 +135,15 @@ pub const ANTHROPIC_LEGACY: NameRule = NameRule {
     allow_first: any_char,
 };
 
-/// Gemini function declarations: a letter or `_`, then `[A-Za-z0-9_.:-]`, at most 128
-/// characters (python-genai `FunctionDeclaration.name`, 2026;
-/// `docs/providers.md#gemini-function-names`).
+/// Gemini function declarations: a letter or `_`, then `[A-Za-z0-9_.:-]`, at most 64
+/// characters, as every error of the Gemini API quotes it from 2025-03 to 2026-03
+/// (`docs/providers.md#gemini-function-names`; python-genai's docstring says 128 since 2026-05,
+/// but no longer name has been seen accepted by the API itself).
 pub const GEMINI: NameRule = NameRule {
     label: "Gemini",
-    max_len: 128,
+    max_len: 64,
     charset: "[A-Za-z0-9_.:-] starting with a letter or '_'",
     allow: gemini_char,
-    allow_first: gemini_first,
-};
-
-/// Gemini property names inside `parameters`: a letter or `_`, then `[A-Za-z0-9_]`, at most 64
-/// (`docs/providers.md#gemini-parameter-names`).
-pub const GEMINI_PARAMETER: NameRule = NameRule {
-    label: "Gemini parameters",
-    max_len: 64,
-    charset: "[A-Za-z0-9_] starting with a letter or '_'",
-    allow: |c| c.is_ascii_alphanumeric() || c == '_',
     allow_first: gemini_first,
 };
 
@@ -351,6 +342,20 @@ mod tests {
         assert_eq!(GEMINI.check("2fa"), Err(NameProblem::BadStart { ch: '2' }));
         assert_eq!(GEMINI.rewrite("2fa").as_deref(), Some("_2fa"));
         assert_eq!(GEMINI.rewrite("-x").as_deref(), Some("_-x"));
+    }
+
+    #[test]
+    fn gemini_names_stop_at_64() {
+        let n64 = "a".repeat(64);
+        let n65 = "a".repeat(65);
+        assert!(GEMINI.accepts(&n64));
+        assert_eq!(
+            GEMINI.check(&n65),
+            Err(NameProblem::TooLong { len: 65, max: 64 })
+        );
+        let cut = GEMINI.rewrite(&n65).unwrap_or_default();
+        assert_eq!(cut.chars().count(), 64);
+        assert!(GEMINI.accepts(&cut));
     }
 
     #[test]

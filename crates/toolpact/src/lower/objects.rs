@@ -6,7 +6,6 @@ use crate::json::child_pointer;
 use crate::loss::{LossKind, Unrepresentable};
 use crate::lower::nullability::make_nullable;
 use crate::lower::profile::{Keyword, Lowerer, Refs};
-use crate::name::GEMINI_PARAMETER;
 use crate::schema::{append_to_description, constraint_phrase};
 use serde_json::{Map, Value, json};
 
@@ -51,20 +50,6 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     let mut lowered = Map::new();
                     for (name, sub) in props {
                         let sp = child_pointer(&kp, name);
-                        if p.openapi
-                            && let Err(problem) = GEMINI_PARAMETER.check(name)
-                        {
-                            self.log.push(
-                                &sp,
-                                LossKind::Kept,
-                                format!(
-                                    "property name {name:?} may be rejected by Gemini ({problem}); \
-                                         Gemini parameter names allow {} up to 64 characters; \
-                                         the gemini-json target has no such rule",
-                                    GEMINI_PARAMETER.charset
-                                ),
-                            );
-                        }
                         lowered.insert(name.clone(), self.node(sub, &sp, depth + 1)?);
                     }
                     out.insert(key.clone(), Value::Object(lowered));
@@ -316,6 +301,9 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
             self.require_all(&mut out, ptr);
         }
         append_to_description(&mut out, &phrases);
+        if let Some(finish) = p.finish {
+            finish(&mut out, ptr, self.log);
+        }
         Ok(Value::Object(out))
     }
 

@@ -2,7 +2,7 @@
 //! the [`Lowerer`] that walks one schema under it.
 
 use crate::loss::LossLog;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The most schema nodes a lowering may produce. Inlining `$ref` can grow a schema
 /// exponentially (a definition that uses another twice, and so on); this bounds the work a
@@ -66,6 +66,10 @@ pub(crate) struct Profile {
     /// OpenAPI 3.0 conventions: `nullable`, one `type`, string enums, `example`.
     pub openapi: bool,
     pub keyword: fn(&str, &Value) -> Keyword,
+    /// What the target still needs of a node once the engine has lowered it (Gemini: `items`
+    /// on every array, a `type` beside every `enum`), given the node and its pointer in the
+    /// original tool; it logs what it changes.
+    pub finish: Option<fn(&mut Map<String, Value>, &str, &mut LossLog<'_>)>,
 }
 
 /// Lowers one schema (an input or output schema) under a profile.

@@ -206,6 +206,125 @@ pub(crate) fn require_object_root(
     }
 }
 
+/// Rewrites the keywords a target refuses at the root of an input schema beside
+/// `type: "object"` (`oneOf`, `anyOf`, `allOf`, and for OpenAI `enum` and `not`;
+/// `docs/providers.md#every-target`): the object schemas of a root `allOf` are merged into the
+/// root (properties and `required` united), and whatever cannot be merged, like the other
+/// keywords, is stated in the root's description. The call is still validated against the
+/// whole schema when it comes back, so the rules they state still hold.
+pub(crate) fn move_root_keywords<'t>(
+    schema: &'t Value,
+    refused: &[&str],
+    target: &str,
+    log: &mut LossLog<'_>,
+) -> std::borrow::Cow<'t, Value> {
+    let Value::Object(original) = schema else {
+        return std::borrow::Cow::Borrowed(schema);
+    };
+    if !refused.iter().any(|k| original.contains_key(*k)) {
+        return std::borrow::Cow::Borrowed(schema);
+    }
+    let mut root = original.clone();
+    let mut phrases = Vec::new();
+    for key in refused {
+        let Some(value) = root.remove(*key) else {
+            continue;
+        };
+        let at = child_pointer("/inputSchema", key);
+        let value = match (*key, value) {
+            ("allOf", Value::Array(branches)) => {
+                let rest = merge_into_root(&mut root, branches, schema);
+                log.push(
+                    &at,
+                    LossKind::Rewritten,
+                    format!(
+                        "{target} rejects `allOf` at the top level of an input schema; the properties and `required` of its object schemas are merged into the root"
+                    ),
+                );
+                if rest.is_empty() {
+                    continue;
+                }
+                Value::Array(rest)
+            }
+            (_, value) => value,
+        };
+        let what = match *key {
+            "oneOf" => "exactly one of these holds",
+            "anyOf" => "at least one of these holds",
+            "allOf" => "all of these hold",
+            "not" => "this must not hold",
+            _ => "the arguments are one of",
+        };
+        phrases.push(format!("{what}: {value}"));
+        log.push(
+            &at,
+            LossKind::MovedToDescription,
+            format!(
+                "{target} rejects `{key}` at the top level of an input schema; it is stated in the schema's description"
+            ),
+        );
+    }
+    crate::schema::append_to_description(&mut root, &phrases);
+    std::borrow::Cow::Owned(Value::Object(root))
+}
+
+/// Merges the `properties` and `required` of a root `allOf`'s object schemas (a local `$ref`
+/// followed once) into the root; a property the root already declares keeps its declaration.
+/// Returns what is left of each branch that holds more than that, for the description.
+fn merge_into_root(
+    root: &mut serde_json::Map<String, Value>,
+    branches: Vec<Value>,
+    schema: &Value,
+) -> Vec<Value> {
+    let mut rest = Vec::new();
+    for branch in branches {
+        let resolved = match branch.get("$ref").and_then(Value::as_str) {
+            Some(reference) if branch.as_object().is_some_and(|b| b.len() == 1) => {
+                crate::schema::resolve_local_ref(schema, reference).cloned()
+            }
+            _ => Some(branch.clone()),
+        };
+        let Some(Value::Object(mut branch_map)) = resolved else {
+            rest.push(branch);
+            continue;
+        };
+        if branch_map.get("type").is_some_and(|t| t != "object") {
+            rest.push(branch);
+            continue;
+        }
+        branch_map.remove("type");
+        if let Some(Value::Object(props)) = branch_map.remove("properties") {
+            let entry = root
+                .entry("properties")
+                .or_insert_with(|| Value::Object(serde_json::Map::new()));
+            if let Value::Object(existing) = entry {
+                for (name, sub) in props {
+                    existing.entry(name).or_insert(sub);
+                }
+            }
+        }
+        if let Some(Value::Array(names)) = branch_map.remove("required") {
+            let entry = root
+                .entry("required")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(existing) = entry {
+                for name in names {
+                    if !existing.contains(&name) {
+                        existing.push(name);
+                    }
+                }
+            }
+        }
+        // A title or description of one branch says nothing the merged root needs.
+        branch_map.remove("title");
+        branch_map.remove("description");
+        if !branch_map.is_empty() {
+            rest.push(Value::Object(branch_map));
+        }
+    }
+    rest
+}
+
 /// Reports the tool fields a target has no place for.
 pub(crate) fn drop_unplaced(tool: &Tool, target: &str, keep_output: bool, log: &mut LossLog<'_>) {
     let mut drop = |pointer: &str, what: &str| {

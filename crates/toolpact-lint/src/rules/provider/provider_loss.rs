@@ -55,6 +55,12 @@ fn affects_the_model(loss: &Loss) -> bool {
                 "$schema" | "$id" | "$comment" | "$anchor" | "$defs" | "definitions" | "properties"
             )
         }
+        // An empty `properties` added says the same: the object takes no properties. (A
+        // property that is itself named `properties` sits under another `/properties`.)
+        LossKind::Rewritten => loss
+            .pointer
+            .strip_suffix("/properties")
+            .is_none_or(|parent| parent.ends_with("/properties")),
         // Anything else the lowering may come to report changes the schema the model reads.
         _ => true,
     }

@@ -1,5 +1,5 @@
-//! TP303: what a target's lowering kept as written although the target is known to reject
-//! or ignore it.
+//! TP303: what a target's lowering kept as written although a reported rejection shows a
+//! surface of that provider refusing it.
 
 use super::lowered::ByTarget;
 use crate::context::Context;
@@ -8,38 +8,38 @@ use crate::finding::Violation;
 use crate::meta::RuleMeta;
 use crate::rule::{ChecksBlocks, ReadsExports, Rule, declare_rule};
 use toolpact::LossKind;
-use toolpact::name::GEMINI_PARAMETER;
 
 declare_rule! {
     /// ## What it does
-    /// Reports what the export to a configured target kept exactly as written although that
-    /// target is known to reject it, or to treat it as something else: the losses that
-    /// `toolpact convert --report` marks "kept, at risk". Today these are Gemini parameter
-    /// names outside `[A-Za-z0-9_]` (a letter or `_` first, at most 64 characters), such as
-    /// `user-id` or `2fa_code`.
+    /// Reports what the export to a configured target kept exactly as written although a
+    /// reported rejection shows that some surface of that provider refuses it: the losses that
+    /// `toolpact convert --report` marks "kept, at risk". Each message names its source (the
+    /// rejection in `fixtures/rejections/` and the section of `docs/providers.md`). Today this
+    /// is an `enum` on an integer, number or boolean property sent to Gemini `parameters`
+    /// (as strings with `format: "enum"`): the Code Assist backend behind Gemini CLI and
+    /// Antigravity refuses `enum` on any type but STRING.
     ///
     /// ## Why is this bad?
-    /// toolpact does not rename a parameter on its own: the arguments would come back under a
-    /// name the tool does not know. So the definition goes out as written, and the provider
-    /// may answer the whole request with a 400 — every tool fails, not just this one. Gemini's
-    /// SDK documents the rule for `parameters`; whether the API enforces it on every surface
-    /// is not confirmed, hence a warning rather than an error.
+    /// toolpact keeps such a construct where rewriting it would change what the tool accepts
+    /// (an integer enum written as a string enum would make the model send strings), and where
+    /// the provider's own documentation allows it on another surface. Where it is refused, the
+    /// provider answers the whole request with a 400: every tool fails, not just this one.
     ///
     /// ## Example
     /// ```json
-    /// {"type": "object", "properties": {"user-id": {"type": "string"}}}
+    /// {"type": "object", "properties": {"level": {"type": "integer", "enum": [0, 1, 2, 3]}}}
     /// ```
     ///
     /// ## Use instead
     /// ```json
-    /// {"type": "object", "properties": {"user_id": {"type": "string"}}}
+    /// {"type": "object", "properties": {"level": {"type": "string", "enum": ["errors", "warnings", "info", "debug"]}}}
     /// ```
-    /// or export with the `gemini-json` target (`parametersJsonSchema`), which has no such
-    /// rule.
+    /// or export with the `gemini-json` target (`parametersJsonSchema`), which keeps JSON
+    /// Schema enums.
     ///
     /// ## References
-    /// - `docs/providers.md#gemini-parameter-names` (python-genai `FunctionDeclaration.parameters`)
-    /// - `docs/providers.md#gemini-parametersjsonschema`
+    /// - `docs/providers.md#gemini-parameters`
+    /// - `fixtures/rejections/gemini/enum-on-non-string-type.json`
     /// - TP302 `provider-loss` reports every other loss; this rule takes the "kept, at risk" ones
     pub struct ProviderMayReject {
         code: "TP303",
@@ -74,35 +74,14 @@ impl ChecksBlocks for ProviderMayReject {
             }
         }
         for ((index, pointer, message), targets) in found.into_entries() {
-            let help = match renamed_parameter(&pointer) {
-                Some((name, suggestion)) => format!(
-                    "rename the parameter {name:?} to {suggestion:?} (letters, digits and `_`, starting with a letter or `_`, at most 64 characters), or send this tool to Gemini with the `gemini-json` target"
-                ),
-                None => format!(
-                    "write it the way {targets} documents, or leave {targets} out of `targets` for this catalog"
-                ),
-            };
             out.push(Violation {
                 tool: Some(index),
                 message: format!("{targets}: {message}"),
                 pointer,
-                help,
+                help: format!(
+                    "write it the way every surface of {targets} takes it, or leave {targets} out of `targets` for this catalog"
+                ),
             });
         }
     }
-}
-
-/// For a pointer to a property (`…/properties/user-id`) whose name breaks Gemini's parameter
-/// rule, the name and one that keeps to it.
-fn renamed_parameter(pointer: &str) -> Option<(String, String)> {
-    let (parent, last) = pointer.rsplit_once('/')?;
-    if !parent.ends_with("/properties") {
-        return None;
-    }
-    let name = toolpact::json::unescape_token(last).into_owned();
-    if GEMINI_PARAMETER.accepts(&name) {
-        return None;
-    }
-    let suggestion = GEMINI_PARAMETER.rewrite(&name)?;
-    Some((name, suggestion))
 }

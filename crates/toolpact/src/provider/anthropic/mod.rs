@@ -3,7 +3,7 @@
 
 pub(crate) mod facts;
 
-use super::{ExportOptions, drop_unplaced, object, require_object_root};
+use super::{ExportOptions, drop_unplaced, move_root_keywords, object, require_object_root};
 use crate::json::child_pointer;
 use crate::loss::{LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
@@ -164,20 +164,33 @@ pub(crate) const STRICT: Profile = Profile {
     require_all: false,
     openapi: false,
     keyword: strict_keyword,
+    finish: None,
 };
 
 /// The input schema of an Anthropic tool: lowered to the strict subset in strict mode, sent
 /// as written otherwise.
+/// `input_schema does not support oneOf, allOf, or anyOf at the top level`
+/// (`docs/providers.md#anthropic-input-schemas`).
+/// `allOf` comes last: strict mode leaves it to the lowering.
+const REFUSED_AT_ROOT: &[&str] = &["oneOf", "anyOf", "allOf"];
+
 fn lower<'t>(
     tool: &'t Tool,
     options: ExportOptions,
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Anthropic", log)?;
-    let input_schema = if options.strict {
-        Cow::Owned(Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?)
+    // In strict mode the lowering merges `allOf` wherever it is, the root included.
+    let refused = if options.strict {
+        &REFUSED_AT_ROOT[..REFUSED_AT_ROOT.len() - 1]
     } else {
-        Cow::Borrowed(&tool.input_schema)
+        REFUSED_AT_ROOT
+    };
+    let schema = move_root_keywords(&tool.input_schema, refused, "Anthropic", log);
+    let input_schema = if options.strict {
+        Cow::Owned(Lowerer::new(&STRICT, &schema, log).lower("/inputSchema")?)
+    } else {
+        schema
     };
     drop_unplaced(tool, "the Anthropic Messages API", false, log);
     Ok(Schemas {

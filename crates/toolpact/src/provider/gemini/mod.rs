@@ -4,11 +4,11 @@
 pub(crate) mod facts;
 
 use super::{drop_unplaced, object, require_object_root};
-use crate::json::child_pointer;
+use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
-use crate::schema::MAX_DEPTH;
+use crate::schema::{ARRAY_KEYWORDS, MAP_KEYWORDS, MAX_DEPTH, SINGLE_KEYWORDS, resolve_local_ref};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
@@ -179,7 +179,59 @@ pub(crate) const PARAMETERS: Profile = Profile {
     require_all: false,
     openapi: true,
     keyword,
+    finish: Some(finish),
 };
+
+/// What Gemini `parameters` still refuses once a node is lowered: an ARRAY without `items`
+/// (`docs/providers.md#gemini-parameters`; also an `array` branch of the `anyOf` written for a
+/// type list, and an array whose tuple `items` went to the description) gets `"items": {}`;
+/// a string `enum` without a `type` gets `"type": "string"`. An `enum` on a non-string type
+/// is kept (the Developer API takes it with `format: "enum"`) and reported as at risk: the
+/// Code Assist backend refuses it.
+fn finish(node: &mut Map<String, Value>, pointer: &str, log: &mut LossLog<'_>) {
+    if node.get("type").and_then(Value::as_str) == Some("array") && !node.contains_key("items") {
+        node.insert("items".to_owned(), json!({}));
+        log.push(
+            &child_pointer(pointer, "items"),
+            LossKind::Rewritten,
+            "Gemini rejects an ARRAY without `items`; `\"items\": {}` (any item) is added",
+        );
+    }
+    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+        for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+            if branch.get("type").and_then(Value::as_str) == Some("array")
+                && !branch.contains_key("items")
+            {
+                branch.insert("items".to_owned(), json!({}));
+                log.push(
+                    &child_pointer(pointer, "type"),
+                    LossKind::Rewritten,
+                    "Gemini rejects an ARRAY without `items`; the `array` of the type list gets `\"items\": {}` (any item)",
+                );
+            }
+        }
+    }
+    if node.contains_key("enum") && !node.contains_key("type") && !node.contains_key("anyOf") {
+        node.insert("type".to_owned(), json!("string"));
+        log.push(
+            &child_pointer(pointer, "enum"),
+            LossKind::Rewritten,
+            "Gemini needs a `type` on every schema; the string `enum` gets `\"type\": \"string\"`",
+        );
+    }
+    if node.contains_key("enum")
+        && node
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t != "string")
+    {
+        log.push(
+            &child_pointer(pointer, "enum"),
+            LossKind::Kept,
+            "the enum is sent as strings with `format: \"enum\"` under its non-string `type`; the Code Assist backend (Gemini CLI, Antigravity) refuses `enum` on any type but STRING (reported 2026-01-27, fixtures/rejections/gemini/enum-on-non-string-type.json, docs/providers.md#gemini-parameters)",
+        );
+    }
+}
 
 /// The schemas of `{"name", "description", "parameters", "response"}`, in the OpenAPI subset.
 fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrepresentable> {
@@ -226,9 +278,112 @@ fn lower_json<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, 
     require_object_root(tool, "Gemini", log)?;
     drop_unplaced(tool, "Gemini", true, log);
     Ok(Schemas {
-        input: Some(Cow::Borrowed(&tool.input_schema)),
-        output: tool.output_schema.as_ref().map(Cow::Borrowed),
+        input: Some(inline_refs_with_siblings(
+            &tool.input_schema,
+            "/inputSchema",
+            log,
+        )),
+        output: tool
+            .output_schema
+            .as_ref()
+            .map(|schema| inline_refs_with_siblings(schema, "/outputSchema", log)),
     })
+}
+
+/// Keys `parametersJsonSchema` accepts beside `$ref`: `description`, `default`, and the
+/// `$`-keywords (`docs/providers.md#gemini-parametersjsonschema`).
+fn allowed_beside_ref(key: &str) -> bool {
+    matches!(key, "description" | "default") || key.starts_with('$')
+}
+
+/// `parametersJsonSchema` refuses a `$ref` with other keys beside it (`If a schema node has
+/// $ref set, then only description and default can be set alongside it`): each such node is
+/// replaced by the definition it points to, with its own keys over the definition's. A
+/// reference that points at nothing is left as it is (the schema's own error).
+fn inline_refs_with_siblings<'s>(
+    schema: &'s Value,
+    base: &str,
+    log: &mut LossLog<'_>,
+) -> Cow<'s, Value> {
+    let mut found = Vec::new();
+    refs_with_siblings(schema, &mut String::new(), 0, &mut found);
+    if found.is_empty() {
+        return Cow::Borrowed(schema);
+    }
+    // Definitions first, so that what is inlined from them is already in the accepted form.
+    found.sort_by_key(|p| !(p.starts_with("/$defs/") || p.starts_with("/definitions/")));
+    let mut out = schema.clone();
+    for pointer in found {
+        let Some(Value::Object(node)) = out.pointer(&pointer) else {
+            continue;
+        };
+        let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(Value::Object(target)) = resolve_local_ref(&out, reference) else {
+            continue;
+        };
+        let mut merged = target.clone();
+        for (key, value) in node {
+            if key != "$ref" {
+                merged.insert(key.clone(), value.clone());
+            }
+        }
+        let reference = reference.to_owned();
+        log.push(
+            &format!("{base}{pointer}/$ref"),
+            LossKind::Inlined,
+            format!(
+                "Gemini `parametersJsonSchema` takes only `description` and `default` beside `$ref`; {reference} is inlined"
+            ),
+        );
+        if let Some(slot) = out.pointer_mut(&pointer) {
+            *slot = Value::Object(merged);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The pointers (relative to `schema`, parents first) of the `$ref` nodes with keys beside
+/// them that `parametersJsonSchema` refuses.
+fn refs_with_siblings(schema: &Value, pointer: &mut String, depth: usize, out: &mut Vec<String>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(map) = schema else { return };
+    if map.get("$ref").is_some_and(Value::is_string) && map.keys().any(|k| !allowed_beside_ref(k)) {
+        out.push(pointer.clone());
+    }
+    let len = pointer.len();
+    for (key, value) in map {
+        pointer.push('/');
+        pointer.push_str(&escape_token(key));
+        match (key.as_str(), value) {
+            (k, Value::Object(children)) if MAP_KEYWORDS.contains(&k) => {
+                for (name, child) in children {
+                    let at = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&escape_token(name));
+                    refs_with_siblings(child, pointer, depth + 1, out);
+                    pointer.truncate(at);
+                }
+            }
+            (k, Value::Array(children)) if ARRAY_KEYWORDS.contains(&k) || k == "items" => {
+                for (i, child) in children.iter().enumerate() {
+                    let at = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&i.to_string());
+                    refs_with_siblings(child, pointer, depth + 1, out);
+                    pointer.truncate(at);
+                }
+            }
+            (k, _) if SINGLE_KEYWORDS.contains(&k) => {
+                refs_with_siblings(value, pointer, depth + 1, out);
+            }
+            _ => {}
+        }
+        pointer.truncate(len);
+    }
 }
 
 /// Gemini's `tools` value: one `Tool` holding every declaration.

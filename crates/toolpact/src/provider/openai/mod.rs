@@ -3,7 +3,7 @@
 
 pub(crate) mod facts;
 
-use super::{ExportOptions, drop_unplaced, object, require_object_root};
+use super::{ExportOptions, drop_unplaced, move_root_keywords, object, require_object_root};
 use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
@@ -200,7 +200,14 @@ pub(crate) const STRICT: Profile = Profile {
     require_all: true,
     openapi: false,
     keyword: strict_keyword,
+    finish: None,
 };
+
+/// The keywords OpenAI refuses at the top level beside `type: "object"`: `schema must have
+/// type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level`
+/// (`docs/providers.md#every-target`).
+/// `allOf` comes last: strict mode leaves it to the lowering.
+const REFUSED_AT_ROOT: &[&str] = &["oneOf", "anyOf", "enum", "not", "allOf"];
 
 fn parameters<'t>(
     tool: &'t Tool,
@@ -208,19 +215,22 @@ fn parameters<'t>(
     log: &mut LossLog<'_>,
 ) -> Result<Cow<'t, Value>, Unrepresentable> {
     require_object_root(tool, "OpenAI", log)?;
+    // In strict mode the lowering merges `allOf` wherever it is, the root included.
+    let refused = if options.strict {
+        &REFUSED_AT_ROOT[..REFUSED_AT_ROOT.len() - 1]
+    } else {
+        REFUSED_AT_ROOT
+    };
+    let mut schema = move_root_keywords(&tool.input_schema, refused, "OpenAI", log);
     if options.strict {
-        return Lowerer::new(&STRICT, &tool.input_schema, log)
+        return Lowerer::new(&STRICT, &schema, log)
             .lower("/inputSchema")
             .map(Cow::Owned);
     }
     let mut missing = Vec::new();
-    arrays_without_items(&tool.input_schema, &mut String::new(), 0, &mut missing);
-    if missing.is_empty() {
-        return Ok(Cow::Borrowed(&tool.input_schema));
-    }
-    let mut schema = tool.input_schema.clone();
+    arrays_without_items(&schema, &mut String::new(), 0, &mut missing);
     for pointer in missing {
-        if let Some(Value::Object(array)) = schema.pointer_mut(&pointer) {
+        if let Some(Value::Object(array)) = schema.to_mut().pointer_mut(&pointer) {
             array.insert("items".to_owned(), json!({}));
         }
         log.push(
@@ -229,18 +239,38 @@ fn parameters<'t>(
             "OpenAI rejects an array schema without `items`; `\"items\": {}` (any item) is added",
         );
     }
-    Ok(Cow::Owned(schema))
+    // `In context=(), object schema missing properties`: a tool without parameters sends an
+    // empty `properties` (`docs/providers.md#openai-input-schemas`).
+    if schema.get("properties").is_none()
+        && let Value::Object(root) = schema.to_mut()
+    {
+        root.insert("properties".to_owned(), json!({}));
+        log.push(
+            "/inputSchema/properties",
+            LossKind::Rewritten,
+            "OpenAI rejects an object schema without `properties`; an empty one is added",
+        );
+    }
+    Ok(schema)
 }
 
-/// OpenAI rejects an array schema without `items` ("array schema missing items"); an empty
-/// `items` keeps the meaning (any item) and is accepted. Collects the pointers (relative to
-/// `schema`) of the array schemas that need one, parents first.
+/// OpenAI rejects an array schema without `items` ("array schema missing items"), also when
+/// `array` is one of a type list; an empty `items` keeps the meaning (any item) and is
+/// accepted. Collects the pointers (relative to `schema`) of the array schemas that need one,
+/// parents first.
 fn arrays_without_items(schema: &Value, pointer: &mut String, depth: usize, out: &mut Vec<String>) {
     if depth > MAX_DEPTH {
         return;
     }
     let Value::Object(map) = schema else { return };
-    if map.get("type").and_then(Value::as_str) == Some("array") && !map.contains_key("items") {
+    // A type list that includes `array` needs `items` as well (`array schema missing items`
+    // with `context=(…, 'type', '0')`, docs/providers.md#openai-input-schemas).
+    let is_array = match map.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
+        _ => false,
+    };
+    if is_array && !map.contains_key("items") {
         out.push(pointer.clone());
     }
     let len = pointer.len();
