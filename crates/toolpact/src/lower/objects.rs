@@ -207,6 +207,12 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                                 LossKind::Rewritten,
                                 format!("{} takes one `example`; only the first of `examples` is kept", p.label),
                             );
+                            } else {
+                                self.log.push(
+                                &kp,
+                                LossKind::Rewritten,
+                                format!("{} has `example`, not `examples`; the one example is written as `example`", p.label),
+                            );
                             }
                         }
                         None => self.log.push(&kp, LossKind::Dropped, "empty `examples`"),

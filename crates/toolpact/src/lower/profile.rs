@@ -69,8 +69,12 @@ pub(crate) struct Profile {
     /// What the target still needs of a node once the engine has lowered it (Gemini: `items`
     /// on every array, a `type` beside every `enum`), given the node and its pointer in the
     /// original tool; it logs what it changes.
-    pub finish: Option<fn(&mut Map<String, Value>, &str, &mut LossLog<'_>)>,
+    pub finish: Option<Finish>,
 }
+
+/// A target's last step on one lowered node: the node, its pointer in the original tool, and
+/// the log of what it changes.
+pub(crate) type Finish = fn(&mut Map<String, Value>, &str, &mut LossLog<'_>);
 
 /// Lowers one schema (an input or output schema) under a profile.
 pub(crate) struct Lowerer<'p, 'l, 't> {
