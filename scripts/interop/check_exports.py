@@ -115,7 +115,7 @@ VARIANTS: tuple[Variant, ...] = (
 # Name rules (docs/providers.md#tool-names-at-a-glance; MCP SEP-986 is a SHOULD, so a warning).
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
-GEMINI_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$")
+GEMINI_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
 MCP_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 # Gemini `parameters` property names (SDK `FunctionDeclaration.parameters` docstring): a warning.
 GEMINI_PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")

@@ -12,8 +12,9 @@ declare_rule! {
     /// ## What it does
     /// Reports a tool description longer than a configured target takes or shows in full,
     /// counted in characters of the description the target receives:
-    /// - over 1024 for `openai-chat` and `openai-responses`: OpenAI Chat Completions has
-    ///   rejected longer descriptions (observed on Chat; may apply to Responses);
+    /// - over 1024 for `openai-chat`: OpenAI Chat Completions has rejected longer
+    ///   descriptions (no such rejection has been reported on the Responses API, so
+    ///   `openai-responses` is not checked);
     /// - over 2048 for `anthropic` and `mcp`: Claude Code cuts MCP tool descriptions there.
     ///
     /// ## Why is this bad?
@@ -34,7 +35,8 @@ declare_rule! {
     ///
     /// ## References
     /// - `docs/providers.md#openai-description-length` (OpenAI description length, observed:
-    ///   getsentry/sentry-mcp#106, OpenHands#4838)
+    ///   getsentry/sentry-mcp#106, OpenHands#4838,
+    ///   `fixtures/rejections/openai/description-too-long.json`)
     /// - `docs/providers.md#claude-code` (Claude Code truncates at 2 KB:
     ///   code.claude.com/docs/en/mcp, anthropics/claude-code#41593 and #87650)
     pub struct DescriptionOverProviderCap {
@@ -89,7 +91,7 @@ impl ChecksBlocks for DescriptionOverProviderCap {
             let (message, help) = match cap {
                 Cap::OpenAi => (
                     format!(
-                        "{targets}: the description has {len} characters; OpenAI Chat Completions rejects tool descriptions over {max} (observed on Chat; may apply to Responses), failing the whole request"
+                        "{targets}: the description has {len} characters; OpenAI Chat Completions rejects tool descriptions over {max}, failing the whole request"
                     ),
                     format!(
                         "keep the description within {max} characters: what the tool does, when to call it and when not to, first; move field lists and long examples into the output schema, a resource or the result"

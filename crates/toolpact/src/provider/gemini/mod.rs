@@ -323,6 +323,26 @@ fn inline_refs_with_siblings<'s>(
         let Some(Value::Object(target)) = resolve_local_ref(&out, reference) else {
             continue;
         };
+        if refers_to(&Value::Object(target.clone()), reference, 0) {
+            // A recursive definition cannot be inlined: the reference stays, without the keys
+            // beside it that the field refuses.
+            let kept: Map<String, Value> = node
+                .iter()
+                .filter(|(k, _)| *k == "$ref" || allowed_beside_ref(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            log.push(
+                &format!("{base}{pointer}"),
+                LossKind::Dropped,
+                format!(
+                    "Gemini `parametersJsonSchema` takes only `description` and `default` beside `$ref`, and {reference} is recursive; only the reference is kept"
+                ),
+            );
+            if let Some(slot) = out.pointer_mut(&pointer) {
+                *slot = Value::Object(kept);
+            }
+            continue;
+        }
         let mut merged = target.clone();
         for (key, value) in node {
             if key != "$ref" {
@@ -342,6 +362,20 @@ fn inline_refs_with_siblings<'s>(
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether `schema` holds a `$ref` to `reference` anywhere.
+fn refers_to(schema: &Value, reference: &str, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match schema {
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            (k == "$ref" && v.as_str() == Some(reference)) || refers_to(v, reference, depth + 1)
+        }),
+        Value::Array(items) => items.iter().any(|v| refers_to(v, reference, depth + 1)),
+        _ => false,
+    }
 }
 
 /// The pointers (relative to `schema`, parents first) of the `$ref` nodes with keys beside
@@ -810,4 +844,55 @@ fn read_response(
         kind,
         raw: finish.map(str::to_owned),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn only_refs_with_refused_siblings_are_inlined() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "kept": { "$ref": "#/$defs/Option", "description": "Taken as it is" },
+                "inlined": { "$ref": "#/$defs/Option", "type": "object" }
+            },
+            "$defs": { "Option": { "type": "object", "properties": { "label": { "type": "string" } } } }
+        });
+        let mut log = LossLog::new("question", 0);
+        let out = inline_refs_with_siblings(&schema, "/inputSchema", &mut log);
+        assert_eq!(out["properties"]["kept"], schema["properties"]["kept"]);
+        assert_eq!(
+            out["properties"]["inlined"],
+            json!({ "type": "object", "properties": { "label": { "type": "string" } } })
+        );
+        let losses = log.into_losses();
+        assert_eq!(losses.len(), 1);
+        assert_eq!(losses[0].pointer, "/inputSchema/properties/inlined/$ref");
+    }
+
+    #[test]
+    fn a_recursive_ref_keeps_only_the_reference() {
+        let schema = json!({
+            "type": "object",
+            "properties": { "root": { "$ref": "#/$defs/Node", "type": "object" } },
+            "$defs": {
+                "Node": {
+                    "type": "object",
+                    "properties": { "child": { "$ref": "#/$defs/Node", "type": "object" } }
+                }
+            }
+        });
+        let mut log = LossLog::new("tree", 0);
+        let out = inline_refs_with_siblings(&schema, "/inputSchema", &mut log);
+        assert_eq!(out["properties"]["root"], json!({ "$ref": "#/$defs/Node" }));
+        assert_eq!(
+            out["$defs"]["Node"]["properties"]["child"],
+            json!({ "$ref": "#/$defs/Node" })
+        );
+        assert_eq!(log.into_losses().len(), 2);
+    }
 }

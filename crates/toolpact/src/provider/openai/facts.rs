@@ -5,8 +5,8 @@ use crate::name;
 use crate::provider::facts::{DescriptionCap, Facts, Limits, StrictLimits};
 
 /// The longest description OpenAI Chat Completions has been seen to accept
-/// (`string_above_max_length`, `docs/providers.md#openai-description-length`); it may apply to
-/// Responses.
+/// (`string_above_max_length`, `docs/providers.md#openai-description-length`). No rejection on
+/// the Responses API has been reported, so Responses has no cap.
 const DESCRIPTION: DescriptionCap = DescriptionCap {
     chars: 1024,
     rejects: true,
@@ -28,7 +28,7 @@ pub(crate) const RESPONSES: Facts = Facts {
     vendor: "OpenAI",
     name_rule: name::OPENAI,
     limits: Limits {
-        description: Some(DESCRIPTION),
+        description: None,
         tools: None,
         strict: Some(STRICT),
     },
