@@ -4,6 +4,7 @@
 //! the others are still exported.
 
 use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
+use crate::lower::SourceMap;
 use crate::name::{NameMap, NameRule};
 use crate::provider::descriptor::ItemParts;
 use crate::provider::table::provider;
@@ -101,6 +102,12 @@ pub struct LoweredTool<'t> {
     pub input_schema: Option<Cow<'t, Value>>,
     /// The output schema the target receives, where it has a place for one.
     pub output_schema: Option<Cow<'t, Value>>,
+    /// Where each part of the input schema the target receives comes from in the tool's
+    /// input schema (empty when the target sends it as written).
+    pub input_sources: SourceMap,
+    /// Where each part of the output schema the target receives comes from in the tool's
+    /// output schema (empty when the target sends it as written).
+    pub output_sources: SourceMap,
     /// What the target could not express of the tool (a rewritten name included).
     pub losses: Vec<Loss>,
 }
@@ -109,6 +116,17 @@ impl LoweredTool<'_> {
     /// Whether the target sends the tool's input schema exactly as written (borrowed).
     pub fn input_schema_as_written(&self) -> bool {
         matches!(self.input_schema, Some(Cow::Borrowed(_)))
+    }
+
+    /// The place in the tool as written (`/inputSchema/…`) that `pointer`, a pointer into
+    /// the input schema the target receives (`""` for its root), comes from: through
+    /// inlined references, renamed and merged keywords and added wrappers, down to the
+    /// deepest node the author wrote.
+    pub fn input_origin(&self, pointer: &str) -> String {
+        let origin = self
+            .input_sources
+            .original_in(pointer, &self.tool.input_schema);
+        format!("/inputSchema{origin}")
     }
 
     /// The tool's definition in the target's payload, built now.
@@ -215,6 +233,8 @@ impl Exporter {
             description: tool.description.as_deref(),
             input_schema: schemas.input,
             output_schema: schemas.output,
+            input_sources: schemas.input_sources,
+            output_sources: schemas.output_sources,
             losses: log.into_losses(),
         })
     }

@@ -64,6 +64,7 @@ pub use export::{Export, ExportError, Exporter, LoweredTool, Named, check_cohere
 pub use handler::{CallContext, Cancellation, Handler, ToolError};
 pub use lock::{LOCK_KEY, LOCK_VERSION, LockError, LockFile, LockedTool, is_lock_document};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
+pub use lower::SourceMap;
 pub use provider::{DescriptionCap, ExportOptions, Limits, StrictLimits, Target, UnknownTarget};
 pub use registry::{CompiledSchema, Registered, Registry, RegistryError, SchemaProblem};
 pub use repair::Repair;

@@ -16,8 +16,10 @@ mod nullability;
 mod objects;
 mod profile;
 mod refs;
+mod sources;
 
 pub(crate) use profile::{Keyword, Lowerer, Profile, Refs, is_metadata};
+pub use sources::SourceMap;
 
 use crate::json::json_type;
 use crate::loss::{LossKind, LossLog, Unrepresentable};
@@ -34,11 +36,18 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
             log,
             ref_stack: Vec::new(),
             nodes: 0,
+            base: "",
+            sources: SourceMap::default(),
         }
     }
 
     /// Lowers the whole schema; `pointer` is where it sits in the tool (`/inputSchema`).
-    pub(crate) fn lower(mut self, pointer: &str) -> Result<Value, Unrepresentable> {
+    /// Returns the lowered schema and where each of its parts comes from.
+    pub(crate) fn lower(
+        mut self,
+        pointer: &'static str,
+    ) -> Result<(Value, SourceMap), Unrepresentable> {
+        self.base = pointer;
         if !self.profile.allow_recursion
             && self.profile.refs != Refs::InlineAll
             && let Some((at, reference)) = find_recursion(self.root, pointer)
@@ -52,7 +61,8 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 ));
         }
         let root = self.root;
-        self.node(root, pointer, 0)
+        let lowered = self.node(root, pointer, 0)?;
+        Ok((lowered, self.sources))
     }
 
     fn node(&mut self, node: &Value, ptr: &str, depth: usize) -> Result<Value, Unrepresentable> {

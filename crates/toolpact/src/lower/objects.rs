@@ -86,8 +86,18 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     }
                 }
                 "anyOf" | "oneOf" => {
-                    let branches = self.branches(value, &kp, depth)?;
-                    let target_key = if key == "oneOf" && p.one_of_to_any_of {
+                    let renamed = key == "oneOf" && p.one_of_to_any_of;
+                    let kept = !out.contains_key(if renamed { "anyOf" } else { key.as_str() });
+                    let branches = if kept {
+                        self.branches(value, &kp, depth)?
+                    } else {
+                        // Lowered for what it reports, then written into the description.
+                        self.unrecorded(|this| this.branches(value, &kp, depth))?
+                    };
+                    if renamed && kept {
+                        self.moved(&kp, &child_pointer(ptr, "anyOf"));
+                    }
+                    let target_key = if renamed {
                         self.log.push(
                             &kp,
                             LossKind::Rewritten,
@@ -201,6 +211,7 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     }
                 }
                 "const" if p.openapi => {
+                    self.moved(&kp, &child_pointer(ptr, "enum"));
                     let (values, _) =
                         self.openapi_enum(&Value::Array(vec![value.clone()]), &kp, &mut out)?;
                     self.log.push(
@@ -215,6 +226,7 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 "examples" if p.openapi => {
                     match value.as_array().and_then(|a| a.first()) {
                         Some(first) => {
+                            self.moved(&child_pointer(&kp, "0"), &child_pointer(ptr, "example"));
                             out.insert("example".to_owned(), first.clone());
                             if value.as_array().is_some_and(|a| a.len() > 1) {
                                 self.log.push(
@@ -340,8 +352,11 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
         }
         if let Some(Value::Object(props)) = out.get_mut("properties") {
             for name in &optional {
-                if let Some(schema) = props.get_mut(name) {
-                    make_nullable(schema);
+                if let Some(schema) = props.get_mut(name)
+                    && make_nullable(schema)
+                {
+                    let at = child_pointer(&child_pointer(ptr, "properties"), name);
+                    self.moved(&at, &child_pointer(&child_pointer(&at, "anyOf"), "0"));
                 }
                 self.log.push(
                     &child_pointer(&child_pointer(ptr, "properties"), name),

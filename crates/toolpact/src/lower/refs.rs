@@ -61,10 +61,14 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
             );
             return Ok(json!({ "$ref": reference }));
         }
+        // The definition's pointer in the schema as written: a local reference is `#` or
+        // `#/…`, a JSON pointer from the root.
+        let definition = reference.strip_prefix('#').unwrap_or_default().to_owned();
         let mut merged = match target {
             Value::Object(map) => map.clone(),
             Value::Bool(true) => Map::new(),
             other => {
+                self.comes_from(ptr, definition);
                 return self.node(other, ptr, depth + 1);
             }
         };
@@ -89,6 +93,8 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 ),
             },
         );
+        self.keep_places(ptr, obj.keys().filter(|k| *k != "$ref").cloned());
+        self.comes_from(ptr, definition);
         self.ref_stack.push(reference.to_owned());
         let lowered = self.node(&Value::Object(merged), ptr, depth + 1);
         self.ref_stack.pop();

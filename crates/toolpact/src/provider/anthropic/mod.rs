@@ -6,7 +6,7 @@ pub(crate) mod facts;
 use super::{ExportOptions, drop_unplaced, object, require_object_root};
 use crate::json::child_pointer;
 use crate::loss::{LossLog, Unrepresentable};
-use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
+use crate::lower::{Keyword, Lowerer, Profile, Refs, SourceMap, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
@@ -174,15 +174,18 @@ fn lower<'t>(
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Anthropic", log)?;
-    let input_schema = if options.strict {
-        Cow::Owned(Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?)
+    let (input_schema, input_sources) = if options.strict {
+        let (schema, sources) =
+            Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?;
+        (Cow::Owned(schema), sources)
     } else {
-        Cow::Borrowed(&tool.input_schema)
+        (Cow::Borrowed(&tool.input_schema), SourceMap::default())
     };
     drop_unplaced(tool, "the Anthropic Messages API", false, log);
     Ok(Schemas {
         input: Some(input_schema),
-        output: None,
+        input_sources,
+        ..Schemas::default()
     })
 }
 

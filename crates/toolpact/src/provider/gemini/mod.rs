@@ -6,7 +6,7 @@ pub(crate) mod facts;
 use super::{drop_unplaced, object, require_object_root};
 use crate::json::child_pointer;
 use crate::loss::{LossKind, LossLog, Unrepresentable};
-use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
+use crate::lower::{Keyword, Lowerer, Profile, Refs, SourceMap, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
@@ -184,7 +184,8 @@ pub(crate) const PARAMETERS: Profile = Profile {
 /// The schemas of `{"name", "description", "parameters", "response"}`, in the OpenAPI subset.
 fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Gemini", log)?;
-    let parameters = Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
+    let (parameters, input_sources) =
+        Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
     let has_properties = parameters
         .get("properties")
         .and_then(Value::as_object)
@@ -196,10 +197,10 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
             "Gemini rejects an OBJECT schema with no properties; a tool without parameters has no `parameters`",
         );
     }
-    let response = match &tool.output_schema {
-        None => None,
+    let (response, output_sources) = match &tool.output_schema {
+        None => (None, SourceMap::default()),
         Some(schema) => match Lowerer::new(&PARAMETERS, schema, log).lower("/outputSchema") {
-            Ok(lowered) => Some(lowered),
+            Ok((lowered, sources)) => (Some(lowered), sources),
             Err(problem) => {
                 log.push(
                     "/outputSchema",
@@ -209,7 +210,7 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
                         problem.reason
                     ),
                 );
-                None
+                (None, SourceMap::default())
             }
         },
     };
@@ -217,6 +218,8 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
     Ok(Schemas {
         input: has_properties.then_some(Cow::Owned(parameters)),
         output: response.map(Cow::Owned),
+        input_sources,
+        output_sources,
     })
 }
 
@@ -228,6 +231,7 @@ fn lower_json<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, 
     Ok(Schemas {
         input: Some(Cow::Borrowed(&tool.input_schema)),
         output: tool.output_schema.as_ref().map(Cow::Borrowed),
+        ..Schemas::default()
     })
 }
 

@@ -6,7 +6,7 @@ pub(crate) mod facts;
 use super::{ExportOptions, drop_unplaced, object, require_object_root};
 use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
-use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
+use crate::lower::{Keyword, Lowerer, Profile, Refs, SourceMap, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
@@ -202,21 +202,28 @@ pub(crate) const STRICT: Profile = Profile {
     keyword: strict_keyword,
 };
 
+/// The `parameters` of a function tool, and where each of their parts comes from.
 fn parameters<'t>(
     tool: &'t Tool,
     options: ExportOptions,
     log: &mut LossLog<'_>,
-) -> Result<Cow<'t, Value>, Unrepresentable> {
+) -> Result<(Cow<'t, Value>, SourceMap), Unrepresentable> {
     require_object_root(tool, "OpenAI", log)?;
     if options.strict {
-        return Lowerer::new(&STRICT, &tool.input_schema, log)
-            .lower("/inputSchema")
-            .map(Cow::Owned);
+        let (schema, sources) =
+            Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?;
+        return Ok((Cow::Owned(schema), sources));
     }
+    Ok((as_sent(tool, log), SourceMap::default()))
+}
+
+/// The input schema as written, with `items` added to the arrays that have none: it keeps
+/// the place of everything written.
+fn as_sent<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Cow<'t, Value> {
     let mut missing = Vec::new();
     arrays_without_items(&tool.input_schema, &mut String::new(), 0, &mut missing);
     if missing.is_empty() {
-        return Ok(Cow::Borrowed(&tool.input_schema));
+        return Cow::Borrowed(&tool.input_schema);
     }
     let mut schema = tool.input_schema.clone();
     for pointer in missing {
@@ -229,7 +236,7 @@ fn parameters<'t>(
             "OpenAI rejects an array schema without `items`; `\"items\": {}` (any item) is added",
         );
     }
-    Ok(Cow::Owned(schema))
+    Cow::Owned(schema)
 }
 
 /// OpenAI rejects an array schema without `items` ("array schema missing items"); an empty
@@ -282,11 +289,13 @@ fn lower_responses<'t>(
     options: ExportOptions,
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
-    let parameters = parameters(tool, options, log)?;
+    let (parameters, input_sources) = parameters(tool, options, log)?;
     drop_unplaced(tool, "the OpenAI Responses API", true, log);
     Ok(Schemas {
         input: Some(parameters),
         output: tool.output_schema.as_ref().map(Cow::Borrowed),
+        input_sources,
+        ..Schemas::default()
     })
 }
 
@@ -312,11 +321,12 @@ fn lower_chat<'t>(
     options: ExportOptions,
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
-    let parameters = parameters(tool, options, log)?;
+    let (parameters, input_sources) = parameters(tool, options, log)?;
     drop_unplaced(tool, "OpenAI Chat Completions", false, log);
     Ok(Schemas {
         input: Some(parameters),
-        output: None,
+        input_sources,
+        ..Schemas::default()
     })
 }
 
