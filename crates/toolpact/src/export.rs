@@ -4,7 +4,7 @@
 //! the others are still exported.
 
 use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
-use crate::lower::SourceMap;
+use crate::lower::{Inverse, ReadBackStep, SourceMap};
 use crate::name::{NameMap, NameRule};
 use crate::provider::descriptor::ItemParts;
 use crate::provider::table::provider;
@@ -13,6 +13,7 @@ use crate::registry::Registry;
 use crate::tool::Tool;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// Why an export could not run at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -36,6 +37,57 @@ pub struct Export {
     pub report: LossReport,
     /// Exported names mapped back to the original ones.
     pub names: NameMap,
+    /// How to read back the calls a model makes to the exported tools, where the target
+    /// changed the shape of the values it sends: give it to
+    /// [`DispatchOptions::read_back`](crate::DispatchOptions).
+    pub read_back: ReadBack,
+}
+
+/// How to read back the calls a model makes to an export into the tools as written: the
+/// [`Inverse`] the lowering of each tool recorded where it changed the shape of the values
+/// a model sends (a null for an optional property in strict mode, an enum value Gemini
+/// sends as a string). Tools whose values keep their shape are not held.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReadBack {
+    /// By the tool's original name.
+    tools: HashMap<String, Inverse>,
+}
+
+impl ReadBack {
+    /// Whether calls to the tool `name` (its original name) are read back at all.
+    pub fn answers(&self, name: &str) -> bool {
+        self.tools.contains_key(name)
+    }
+
+    /// How many tools' calls are read back.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether no tool's calls need reading back.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Reads `arguments` of a call to `tool` (as written) back into its input schema,
+    /// changing only arguments at or below the JSON pointers `wrong` (where validation
+    /// against the schema as written found errors): a value the schema as written accepts
+    /// stays as the model sent it. Returns each change.
+    pub fn read(&self, tool: &Tool, arguments: &mut Value, wrong: &[&str]) -> Vec<ReadBackStep> {
+        match self.tools.get(&tool.name) {
+            Some(inverse) => inverse.read_back(&tool.input_schema, arguments, wrong),
+            None => Vec::new(),
+        }
+    }
+
+    /// Keeps what reading back calls to `lowered` needs, when its lowering changed the
+    /// shape of any value.
+    fn keep(&mut self, lowered: &mut LoweredTool<'_>) {
+        if !lowered.input_inverse.is_empty() {
+            let inverse = std::mem::take(&mut lowered.input_inverse);
+            self.tools.insert(lowered.tool.name.clone(), inverse);
+        }
+    }
 }
 
 /// Exports `tools` to `target`.
@@ -108,6 +160,9 @@ pub struct LoweredTool<'t> {
     /// Where each part of the output schema the target receives comes from in the tool's
     /// output schema (empty when the target sends it as written).
     pub output_sources: SourceMap,
+    /// How to read back what a model sends for the input schema into the tool's input
+    /// schema (empty when the target keeps the shape of every value).
+    pub input_inverse: Inverse,
     /// What the target could not express of the tool (a rewritten name included).
     pub losses: Vec<Loss>,
 }
@@ -235,6 +290,7 @@ impl Exporter {
             output_schema: schemas.output,
             input_sources: schemas.input_sources,
             output_sources: schemas.output_sources,
+            input_inverse: schemas.input_inverse,
             losses: log.into_losses(),
         })
     }
@@ -303,13 +359,21 @@ impl Exporter {
     /// `report` of all the tools: each item's JSON is built here, inside the target's
     /// envelope.
     pub fn finish(self, items: Vec<LoweredTool<'_>>, report: LossReport) -> Export {
-        let items = items.into_iter().map(LoweredTool::into_item).collect();
+        let mut read_back = ReadBack::default();
+        let items = items
+            .into_iter()
+            .map(|mut item| {
+                read_back.keep(&mut item);
+                item.into_item()
+            })
+            .collect();
         let payload = provider(self.target).wrap(items);
         Export {
             target: self.target,
             payload,
             report,
             names: self.names,
+            read_back,
         }
     }
 }

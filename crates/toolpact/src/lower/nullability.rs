@@ -142,6 +142,9 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 self.profile.label
             ),
         );
+        let node = ptr.rsplit_once('/').map_or("", |(base, _)| base);
+        let place = self.place(node);
+        self.inverse.strings(place, &rest);
         let strings = rest.iter().map(|v| Value::String(v.to_string())).collect();
         Ok((Some(Value::Array(strings)), has_null))
     }

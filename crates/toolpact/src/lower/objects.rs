@@ -358,6 +358,8 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     let at = child_pointer(&child_pointer(ptr, "properties"), name);
                     self.moved(&at, &child_pointer(&child_pointer(&at, "anyOf"), "0"));
                 }
+                let place = self.place(&child_pointer(&child_pointer(ptr, "properties"), name));
+                self.inverse.null_leaves_out(place);
                 self.log.push(
                     &child_pointer(&child_pointer(ptr, "properties"), name),
                     LossKind::Rewritten,

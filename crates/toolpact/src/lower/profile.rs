@@ -2,6 +2,7 @@
 //! the [`Lowerer`] that walks one schema under it.
 
 use crate::loss::LossLog;
+use crate::lower::inverse::Inverse;
 use crate::lower::sources::SourceMap;
 use serde_json::Value;
 
@@ -81,4 +82,6 @@ pub(crate) struct Lowerer<'p, 'l, 't> {
     pub(super) base: &'static str,
     /// Where each part of the lowered schema comes from, recorded as the walker goes.
     pub(super) sources: SourceMap,
+    /// How to read back the values a model sends, recorded as the walker goes.
+    pub(super) inverse: Inverse,
 }

@@ -68,7 +68,6 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
             Value::Object(map) => map.clone(),
             Value::Bool(true) => Map::new(),
             other => {
-                self.comes_from(ptr, definition);
                 return self.node(other, ptr, depth + 1);
             }
         };
@@ -93,8 +92,13 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 ),
             },
         );
-        self.keep_places(ptr, obj.keys().filter(|k| *k != "$ref").cloned());
-        self.comes_from(ptr, definition);
+        // The node stays where the `$ref` was written; each keyword in it comes from beside
+        // the `$ref` (which wins the merge) or from the definition.
+        let here = self.sources.original(&self.place(ptr));
+        self.keywords_from(ptr, &here, obj.keys().filter(|k| *k != "$ref"));
+        if let Value::Object(defined) = target {
+            self.keywords_from(ptr, &definition, defined.keys().filter(|k| *k != "$ref"));
+        }
         self.ref_stack.push(reference.to_owned());
         let lowered = self.node(&Value::Object(merged), ptr, depth + 1);
         self.ref_stack.pop();

@@ -3,6 +3,7 @@
 //! (a lint rule, an error message) can point at what the author wrote.
 
 use crate::json::unescape_token;
+use crate::lower::inverse::{Inverse, under};
 use crate::lower::profile::Lowerer;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -77,16 +78,7 @@ impl SourceMap {
 
     /// The recorded pointers at `prefix` and below it.
     fn under(&self, prefix: &str) -> Vec<String> {
-        self.moved
-            .range::<str, _>((
-                std::ops::Bound::Included(prefix),
-                std::ops::Bound::Unbounded,
-            ))
-            .map(|(key, _)| key)
-            .take_while(|key| key.starts_with(prefix))
-            .filter(|key| key.len() == prefix.len() || key.as_bytes()[prefix.len()] == b'/')
-            .cloned()
-            .collect()
+        under(&self.moved, prefix)
     }
 }
 
@@ -97,24 +89,22 @@ impl Lowerer<'_, '_, '_> {
         ptr.get(self.base.len()..).unwrap_or_default().to_owned()
     }
 
-    /// Records that what the walker lowers at `ptr`, and below it, comes from `source`, a
-    /// pointer into the schema as written.
-    pub(super) fn comes_from(&mut self, ptr: &str, source: String) {
+    /// Records that each of `keys` in the node the walker lowers at `ptr` comes from the
+    /// node at `source` in the schema as written, unless it was given a place already (an
+    /// outer inlining's keyword wins the merge).
+    pub(super) fn keywords_from<'k>(
+        &mut self,
+        ptr: &str,
+        source: &str,
+        keys: impl Iterator<Item = &'k String>,
+    ) {
         let place = self.place(ptr);
-        self.sources.record(place, source);
-    }
-
-    /// Keywords written beside an inlined `$ref` at `ptr` keep their own place, unless an
-    /// outer inlining already gave them one (the outermost keyword wins the merge).
-    pub(super) fn keep_places(&mut self, ptr: &str, keys: impl Iterator<Item = String>) {
-        let place = self.place(ptr);
-        let here = self.sources.original(&place);
         for key in keys {
-            let token = crate::json::child_pointer("", &key);
+            let token = crate::json::child_pointer("", key);
             self.sources
                 .moved
                 .entry(format!("{place}{token}"))
-                .or_insert_with(|| format!("{here}{token}"));
+                .or_insert_with(|| format!("{source}{token}"));
         }
     }
 
@@ -122,6 +112,7 @@ impl Lowerer<'_, '_, '_> {
     /// or below `from` moves with it, and `to` comes from where `from` came from.
     pub(super) fn moved(&mut self, from: &str, to: &str) {
         let (from, to) = (self.place(from), self.place(to));
+        self.inverse.moved(&from, &to);
         let source = self.sources.original(&from);
         for key in self.sources.under(&from) {
             if let Some(value) = self.sources.moved.remove(&key) {
@@ -136,6 +127,7 @@ impl Lowerer<'_, '_, '_> {
     /// What was lowered at `ptr` (a walker pointer) is not in the lowered schema after all.
     pub(super) fn forget(&mut self, ptr: &str) {
         let place = self.place(ptr);
+        self.inverse.forget(&place);
         for key in self.sources.under(&place) {
             self.sources.moved.remove(&key);
         }
@@ -144,8 +136,10 @@ impl Lowerer<'_, '_, '_> {
     /// Lowers with no record kept, for a part of the schema the lowered schema leaves out.
     pub(super) fn unrecorded<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
         let kept = std::mem::take(&mut self.sources);
+        let marks = std::mem::replace(&mut self.inverse, Inverse::new(self.profile.label));
         let out = lower(self);
         self.sources = kept;
+        self.inverse = marks;
         out
     }
 }
@@ -292,7 +286,10 @@ mod walker_tests {
                 ),
                 ("/properties/d/anyOf/1", "/inputSchema/properties/d"),
                 // What lowering added lands on the node it was added to.
-                ("/properties/a/additionalProperties", "/inputSchema/$defs/A"),
+                (
+                    "/properties/a/additionalProperties",
+                    "/inputSchema/properties/a",
+                ),
                 ("/additionalProperties", "/inputSchema"),
                 ("", "/inputSchema"),
             ],

@@ -10,7 +10,7 @@ use crate::exchange::call::{CallError, ToolCall};
 use crate::exchange::request::{Parts, Unsupported};
 use crate::exchange::response::{ReplyReader, ResponseError, StopReason};
 use crate::loss::{LossLog, Unrepresentable};
-use crate::lower::SourceMap;
+use crate::lower::{Inverse, SourceMap};
 use crate::provider::{ExportOptions, ImportedTool};
 use crate::result::ToolResult;
 use crate::tool::Tool;
@@ -29,6 +29,9 @@ pub(crate) struct Schemas<'t> {
     pub input_sources: SourceMap,
     /// Where each part of the output schema comes from (empty when sent as written).
     pub output_sources: SourceMap,
+    /// How to read back what a model sends for the input schema (empty when lowering kept
+    /// the shape of every value).
+    pub input_inverse: Inverse,
 }
 
 /// What a provider writes one tool's payload item from.

@@ -6,7 +6,7 @@ pub(crate) mod facts;
 use super::{ExportOptions, drop_unplaced, object, require_object_root};
 use crate::json::child_pointer;
 use crate::loss::{LossLog, Unrepresentable};
-use crate::lower::{Keyword, Lowerer, Profile, Refs, SourceMap, is_metadata};
+use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
@@ -174,19 +174,17 @@ fn lower<'t>(
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Anthropic", log)?;
-    let (input_schema, input_sources) = if options.strict {
-        let (schema, sources) =
-            Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?;
-        (Cow::Owned(schema), sources)
+    let mut schemas = Schemas::default();
+    schemas.input = Some(if options.strict {
+        let lowered = Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?;
+        schemas.input_sources = lowered.sources;
+        schemas.input_inverse = lowered.inverse;
+        Cow::Owned(lowered.schema)
     } else {
-        (Cow::Borrowed(&tool.input_schema), SourceMap::default())
-    };
+        Cow::Borrowed(&tool.input_schema)
+    });
     drop_unplaced(tool, "the Anthropic Messages API", false, log);
-    Ok(Schemas {
-        input: Some(input_schema),
-        input_sources,
-        ..Schemas::default()
-    })
+    Ok(schemas)
 }
 
 /// Reads one Anthropic custom tool. Request settings (`cache_control`, `strict`, …) are

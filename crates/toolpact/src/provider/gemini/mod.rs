@@ -184,8 +184,8 @@ pub(crate) const PARAMETERS: Profile = Profile {
 /// The schemas of `{"name", "description", "parameters", "response"}`, in the OpenAPI subset.
 fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Gemini", log)?;
-    let (parameters, input_sources) =
-        Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
+    let lowered = Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
+    let parameters = lowered.schema;
     let has_properties = parameters
         .get("properties")
         .and_then(Value::as_object)
@@ -200,7 +200,7 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
     let (response, output_sources) = match &tool.output_schema {
         None => (None, SourceMap::default()),
         Some(schema) => match Lowerer::new(&PARAMETERS, schema, log).lower("/outputSchema") {
-            Ok((lowered, sources)) => (Some(lowered), sources),
+            Ok(response) => (Some(response.schema), response.sources),
             Err(problem) => {
                 log.push(
                     "/outputSchema",
@@ -218,8 +218,9 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
     Ok(Schemas {
         input: has_properties.then_some(Cow::Owned(parameters)),
         output: response.map(Cow::Owned),
-        input_sources,
+        input_sources: lowered.sources,
         output_sources,
+        input_inverse: lowered.inverse,
     })
 }
 

@@ -6,7 +6,7 @@ pub(crate) mod facts;
 use super::{ExportOptions, drop_unplaced, object, require_object_root};
 use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
-use crate::lower::{Keyword, Lowerer, Profile, Refs, SourceMap, is_metadata};
+use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::schema::MAX_DEPTH;
 use crate::tool::Tool;
@@ -202,19 +202,27 @@ pub(crate) const STRICT: Profile = Profile {
     keyword: strict_keyword,
 };
 
-/// The `parameters` of a function tool, and where each of their parts comes from.
+/// The schemas of a function tool with its `parameters`: where each of their parts comes
+/// from, and how to read back what the model sends.
 fn parameters<'t>(
     tool: &'t Tool,
     options: ExportOptions,
     log: &mut LossLog<'_>,
-) -> Result<(Cow<'t, Value>, SourceMap), Unrepresentable> {
+) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "OpenAI", log)?;
     if options.strict {
-        let (schema, sources) =
-            Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?;
-        return Ok((Cow::Owned(schema), sources));
+        let lowered = Lowerer::new(&STRICT, &tool.input_schema, log).lower("/inputSchema")?;
+        return Ok(Schemas {
+            input: Some(Cow::Owned(lowered.schema)),
+            input_sources: lowered.sources,
+            input_inverse: lowered.inverse,
+            ..Schemas::default()
+        });
     }
-    Ok((as_sent(tool, log), SourceMap::default()))
+    Ok(Schemas {
+        input: Some(as_sent(tool, log)),
+        ..Schemas::default()
+    })
 }
 
 /// The input schema as written, with `items` added to the arrays that have none: it keeps
@@ -289,13 +297,11 @@ fn lower_responses<'t>(
     options: ExportOptions,
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
-    let (parameters, input_sources) = parameters(tool, options, log)?;
+    let schemas = parameters(tool, options, log)?;
     drop_unplaced(tool, "the OpenAI Responses API", true, log);
     Ok(Schemas {
-        input: Some(parameters),
         output: tool.output_schema.as_ref().map(Cow::Borrowed),
-        input_sources,
-        ..Schemas::default()
+        ..schemas
     })
 }
 
@@ -321,13 +327,9 @@ fn lower_chat<'t>(
     options: ExportOptions,
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
-    let (parameters, input_sources) = parameters(tool, options, log)?;
+    let schemas = parameters(tool, options, log)?;
     drop_unplaced(tool, "OpenAI Chat Completions", false, log);
-    Ok(Schemas {
-        input: Some(parameters),
-        input_sources,
-        ..Schemas::default()
-    })
+    Ok(schemas)
 }
 
 /// A Chat Completions function tool: `{"type": "function", "function": {...}}`.
