@@ -14,6 +14,7 @@ use crate::tool::Tool;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Why an export could not run at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -40,7 +41,7 @@ pub struct Export {
     /// How to read back the calls a model makes to the exported tools, where the target
     /// changed the shape of the values it sends: give it to
     /// [`DispatchOptions::read_back`](crate::DispatchOptions).
-    pub read_back: ReadBack,
+    pub read_back: Arc<ReadBack>,
 }
 
 /// How to read back the calls a model makes to an export into the tools as written: the
@@ -373,7 +374,7 @@ impl Exporter {
             payload,
             report,
             names: self.names,
-            read_back,
+            read_back: Arc::new(read_back),
         }
     }
 }

@@ -5,10 +5,10 @@
 
 use serde_json::{Map, Value, json};
 use std::path::Path;
-use std::sync::Arc;
 use toolpact::{
-    ArgumentErrorKind, CallContext, Catalog, DispatchOptions, ExportOptions, Outcome, Registry,
-    Target, Tool, ToolError, ToolResult, check_call, dispatch_blocking, export, parse_call,
+    ArgumentErrorKind, CallContext, Catalog, Conversation, DispatchOptions, ExportOptions, Outcome,
+    Registry, RequestOptions, Target, Tool, ToolError, ToolResult, build_request, check_call,
+    dispatch_blocking, export, parse_call, push_response,
 };
 
 /// A registry of `tools` whose handlers answer with the arguments they were given.
@@ -50,7 +50,7 @@ fn forecast() -> Tool {
 fn options_for(tools: &[Tool], target: Target, strict: bool) -> DispatchOptions {
     let export = export(tools, target, ExportOptions { strict }).unwrap();
     DispatchOptions {
-        read_back: Some(Arc::new(export.read_back)),
+        read_back: Some(export.read_back),
         ..DispatchOptions::default()
     }
 }
@@ -246,6 +246,49 @@ fn read_back_follows_references_merges_and_arrays() {
     );
     assert_eq!(dispatched.outcome, Outcome::Ok, "{dispatched:?}");
     assert_eq!(received(&dispatched)["mode"], json!({"level": 1}));
+}
+
+/// The conversation loop: the request carries its export's read-back, and the calls of the
+/// model's answer pass with it.
+#[test]
+fn the_conversation_loop_reads_calls_back_through_the_request_it_sent() {
+    let tools = [forecast()];
+    let registry = echo_registry(&tools);
+    let responses = [
+        (
+            Target::OpenAiResponses,
+            true,
+            json!({"status": "completed", "output": [{"type": "function_call", "call_id": "c1",
+                "name": "get_forecast", "arguments": "{\"city\": \"Lisbon\", \"days\": null, \"units\": null, \"speed\": 1}"}]}),
+            json!({"city": "Lisbon", "units": null, "speed": 1}),
+        ),
+        (
+            Target::Gemini,
+            false,
+            json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall":
+                {"name": "get_forecast", "args": {"city": "Lisbon", "speed": "3"}}}]}, "finishReason": "STOP"}]}),
+            json!({"city": "Lisbon", "speed": 3}),
+        ),
+    ];
+    for (target, strict, response, expected) in responses {
+        let mut conversation = Conversation::new();
+        conversation.push_user("Weather in Lisbon?");
+        let options = RequestOptions {
+            model: Some("m".to_owned()),
+            max_tokens: Some(100),
+            strict,
+            ..RequestOptions::default()
+        };
+        let request = build_request(registry.tools(), target, &conversation, &options).unwrap();
+        let reply = push_response(&mut conversation, target, &response, &request.names).unwrap();
+        let dispatch = DispatchOptions {
+            read_back: Some(request.read_back.clone()),
+            ..DispatchOptions::default()
+        };
+        let dispatched = dispatch_blocking(&registry, &reply.calls[0], &dispatch);
+        assert_eq!(dispatched.outcome, Outcome::Ok, "{target}: {dispatched:?}");
+        assert_eq!(received(&dispatched), expected, "{target}");
+    }
 }
 
 // ----- The round trip as a property, over every fixture, target and strict variant -----
@@ -681,7 +724,7 @@ fn every_lowered_value_is_read_back_or_refused_where_the_report_says() {
                     continue;
                 };
                 let options = DispatchOptions {
-                    read_back: Some(Arc::new(export.read_back.clone())),
+                    read_back: Some(export.read_back.clone()),
                     ..DispatchOptions::default()
                 };
                 for seed in 1..=12u64 {
