@@ -73,13 +73,15 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     out.insert(key.clone(), self.node(value, &kp, depth + 1)?);
                 }
                 "additionalProperties" if p.close_objects => {
-                    if value != &Value::Bool(false) {
+                    // An object with no declared property becomes an empty one: that loss,
+                    // reported below, says it all.
+                    if value != &Value::Bool(false) && obj.contains_key("properties") {
                         self.log.push(
                             &kp,
-                            LossKind::Rewritten,
+                            LossKind::Narrowed,
                             format!(
                                 "{} needs `additionalProperties: false` on every object; \
-                                 the model can no longer send properties that are not declared",
+                                 the model's calls hold only the declared properties here",
                                 p.label
                             ),
                         );
@@ -290,9 +292,9 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 {
                     self.log.push(
                         ptr,
-                        LossKind::Rewritten,
+                        LossKind::Narrowed,
                         format!(
-                            "{} cannot express an object with free-form keys; it becomes an empty object",
+                            "{} cannot express an object with free-form keys; it becomes an empty object, and the model's calls hold `{{}}` here",
                             p.label
                         ),
                     );
