@@ -10,7 +10,7 @@
 //! description).
 
 use crate::json::{child_pointer, escape_token, json_type};
-use crate::lower::sources::SourceMap;
+use crate::lower::sources::{SourceMap, under};
 use crate::schema::{MAX_DEPTH, resolve_local_ref};
 use serde::Serialize;
 use serde_json::Value;
@@ -32,7 +32,7 @@ struct Mark {
 ///
 /// While the walker lowers, the marks are kept by pointer into the lowered schema, and move
 /// with what they mark; when the lowering is done, they are kept by pointer into the schema
-/// as written ([`Inverse::placed`]), which is what calls are read back against.
+/// as written, which is what calls are read back against.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Inverse {
     /// Who lowered, for the reasons given: "OpenAI strict mode".
@@ -288,17 +288,4 @@ impl Walk<'_, '_> {
             _ => {}
         }
     }
-}
-
-/// The keys of `map` at `prefix` and below it (at JSON pointer token boundaries).
-pub(crate) fn under<V>(map: &BTreeMap<String, V>, prefix: &str) -> Vec<String> {
-    map.range::<str, _>((
-        std::ops::Bound::Included(prefix),
-        std::ops::Bound::Unbounded,
-    ))
-    .map(|(key, _)| key)
-    .take_while(|key| key.starts_with(prefix))
-    .filter(|key| key.len() == prefix.len() || key.as_bytes()[prefix.len()] == b'/')
-    .cloned()
-    .collect()
 }

@@ -16,6 +16,7 @@ mod inverse;
 mod nullability;
 mod objects;
 mod profile;
+mod record;
 mod refs;
 mod sources;
 

@@ -3,8 +3,6 @@
 //! (a lint rule, an error message) can point at what the author wrote.
 
 use crate::json::unescape_token;
-use crate::lower::inverse::{Inverse, under};
-use crate::lower::profile::Lowerer;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -72,76 +70,44 @@ impl SourceMap {
     }
 
     /// Records that `lowered`, and what is below it, comes from `source`.
-    fn record(&mut self, lowered: String, source: String) {
+    pub(crate) fn record(&mut self, lowered: String, source: String) {
         self.moved.insert(lowered, source);
     }
 
-    /// The recorded pointers at `prefix` and below it.
-    fn under(&self, prefix: &str) -> Vec<String> {
-        under(&self.moved, prefix)
-    }
-}
-
-impl Lowerer<'_, '_, '_> {
-    /// The lowered schema's pointer for the walker's pointer `ptr` (which starts with the
-    /// pointer of the schema in the tool, as losses are reported).
-    pub(super) fn place(&self, ptr: &str) -> String {
-        ptr.get(self.base.len()..).unwrap_or_default().to_owned()
+    /// Records that `lowered` comes from `source`, unless it has a record already.
+    pub(crate) fn record_if_new(&mut self, lowered: String, source: String) {
+        self.moved.entry(lowered).or_insert(source);
     }
 
-    /// Records that each of `keys` in the node the walker lowers at `ptr` comes from the
-    /// node at `source` in the schema as written, unless it was given a place already (an
-    /// outer inlining's keyword wins the merge).
-    pub(super) fn keywords_from<'k>(
-        &mut self,
-        ptr: &str,
-        source: &str,
-        keys: impl Iterator<Item = &'k String>,
-    ) {
-        let place = self.place(ptr);
-        for key in keys {
-            let token = crate::json::child_pointer("", key);
-            self.sources
-                .moved
-                .entry(format!("{place}{token}"))
-                .or_insert_with(|| format!("{source}{token}"));
-        }
-    }
-
-    /// What was lowered at `from` now sits at `to` (both walker pointers): every record at
-    /// or below `from` moves with it, and `to` comes from where `from` came from.
-    pub(super) fn moved(&mut self, from: &str, to: &str) {
-        let (from, to) = (self.place(from), self.place(to));
-        self.inverse.moved(&from, &to);
-        let source = self.sources.original(&from);
-        for key in self.sources.under(&from) {
-            if let Some(value) = self.sources.moved.remove(&key) {
-                self.sources
-                    .moved
+    /// Moves every record at `from` or below it to the same place under `to`.
+    pub(crate) fn move_under(&mut self, from: &str, to: &str) {
+        for key in under(&self.moved, from) {
+            if let Some(value) = self.moved.remove(&key) {
+                self.moved
                     .insert(format!("{to}{}", &key[from.len()..]), value);
             }
         }
-        self.sources.record(to, source);
     }
 
-    /// What was lowered at `ptr` (a walker pointer) is not in the lowered schema after all.
-    pub(super) fn forget(&mut self, ptr: &str) {
-        let place = self.place(ptr);
-        self.inverse.forget(&place);
-        for key in self.sources.under(&place) {
-            self.sources.moved.remove(&key);
+    /// Removes every record at `prefix` or below it.
+    pub(crate) fn forget_under(&mut self, prefix: &str) {
+        for key in under(&self.moved, prefix) {
+            self.moved.remove(&key);
         }
     }
+}
 
-    /// Lowers with no record kept, for a part of the schema the lowered schema leaves out.
-    pub(super) fn unrecorded<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
-        let kept = std::mem::take(&mut self.sources);
-        let marks = std::mem::replace(&mut self.inverse, Inverse::new(self.profile.label));
-        let out = lower(self);
-        self.sources = kept;
-        self.inverse = marks;
-        out
-    }
+/// The keys of `map` at `prefix` and below it (at JSON pointer token boundaries).
+pub(crate) fn under<V>(map: &BTreeMap<String, V>, prefix: &str) -> Vec<String> {
+    map.range::<str, _>((
+        std::ops::Bound::Included(prefix),
+        std::ops::Bound::Unbounded,
+    ))
+    .map(|(key, _)| key)
+    .take_while(|key| key.starts_with(prefix))
+    .filter(|key| key.len() == prefix.len() || key.as_bytes()[prefix.len()] == b'/')
+    .cloned()
+    .collect()
 }
 
 #[cfg(test)]
@@ -198,8 +164,8 @@ mod tests {
     #[test]
     fn records_below_a_prefix_are_found_at_token_boundaries() {
         let m = map(&[("/a", "x"), ("/a/b", "y"), ("/ab", "z"), ("/a/b/c", "w")]);
-        assert_eq!(m.under("/a"), vec!["/a", "/a/b", "/a/b/c"]);
-        assert_eq!(m.under("/a/b"), vec!["/a/b", "/a/b/c"]);
+        assert_eq!(under(&m.moved, "/a"), vec!["/a", "/a/b", "/a/b/c"]);
+        assert_eq!(under(&m.moved, "/a/b"), vec!["/a/b", "/a/b/c"]);
     }
 }
 
