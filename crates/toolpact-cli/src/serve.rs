@@ -4,10 +4,10 @@
 //! server, for testing clients and agents against the tools before the real server exists.
 
 use crate::Outcome;
-use crate::input::read_catalog;
+use crate::input::{Answering, read_catalog};
 use anyhow::{Context, Result, bail};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use toolpact::{CallContext, Registry, ToolError, ToolResult};
+use toolpact::{CallContext, DispatchOptions, Registry, ToolError, ToolResult};
 use toolpact_mcp::{DEFAULT_MAX_BODY_BYTES, DEFAULT_PAGE_SIZE, HttpOptions, Server};
 
 /// Arguments of `toolpact serve`.
@@ -42,6 +42,8 @@ pub struct Args {
     /// How many tools one tools/list page holds.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PAGE_SIZE)]
     page_size: usize,
+    #[command(flatten)]
+    answering: Answering,
     /// Serve the gift-shop example server (with its handlers, orders in SQLite and widget)
     /// instead of catalog files; every call is made for the customer "demo-customer".
     #[arg(long, conflicts_with = "catalogs")]
@@ -73,7 +75,19 @@ pub fn run(args: Args) -> Result<Outcome> {
         catalog_server(&args)?
     };
     // What the server cannot serve as declared is logged when it starts.
-    let server = server.with_page_size(args.page_size);
+    let mut server = server.with_page_size(args.page_size);
+    if let Some(read_back) = args.answering.read_back(server.registry())? {
+        eprintln!(
+            "toolpact: calls are read back through the {} export ({} of the tools need it)",
+            args.answering.label(),
+            read_back.len()
+        );
+        let options = DispatchOptions {
+            read_back: Some(read_back),
+            ..server.dispatch_options().clone()
+        };
+        server = server.with_dispatch_options(options);
+    }
     let tools = server.registry().len();
     match args.http {
         None => {

@@ -2,7 +2,7 @@
 //! without running anything.
 
 use crate::Outcome;
-use crate::input::{read_bytes, read_catalog};
+use crate::input::{Answering, read_bytes, read_catalog};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use std::io::Write;
@@ -13,7 +13,8 @@ use toolpact::{CallError, Checked, DispatchOptions, Registry, ToolCall, parse_ca
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  toolpact validate tools.json --call call.json\n  \
-toolpact validate tools.json --tool get_forecast --args '{\"city\": \"Lisbon\", \"days\": 3}'\n\n\
+toolpact validate tools.json --tool get_forecast --args '{\"city\": \"Lisbon\", \"days\": 3}'\n  \
+toolpact validate tools.json --call response-calls.json --target openai-responses --strict\n\n\
 Exit status: 0 every call is valid, 1 some call is not, 2 bad usage or unreadable input."
 )]
 pub struct Args {
@@ -33,6 +34,8 @@ pub struct Args {
     /// Repair JSON-encoded strings and numeric strings, and report each repair.
     #[arg(long)]
     lenient: bool,
+    #[command(flatten)]
+    answering: Answering,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: OutputFormat,
@@ -72,6 +75,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let options = DispatchOptions {
         lenient: args.lenient,
+        read_back: args.answering.read_back(&registry)?,
         ..DispatchOptions::default()
     };
     let checked: Vec<(ToolCall, Checked)> = calls
@@ -114,6 +118,20 @@ fn write_text(out: &mut impl Write, checked: &[(ToolCall, Checked)]) -> Result<(
         } else {
             String::new()
         };
+        for step in &c.read_back {
+            match &step.to {
+                Some(to) => writeln!(
+                    out,
+                    "{prefix}{}: read back: {} → {to} ({})",
+                    step.pointer, step.from, step.why
+                )?,
+                None => writeln!(
+                    out,
+                    "{prefix}{}: read back: {} → left out ({})",
+                    step.pointer, step.from, step.why
+                )?,
+            }
+        }
         for repair in &c.repairs {
             writeln!(
                 out,
@@ -170,6 +188,12 @@ fn to_json(call: &ToolCall, c: &Checked) -> Value {
         map.extend(outcome);
     }
     value["repairs"] = json!(c.repairs);
+    if !c.read_back.is_empty() {
+        value["read_back"] = json!(c.read_back);
+        if let Some(arguments) = &c.arguments {
+            value["arguments"] = arguments.clone();
+        }
+    }
     if let Some(message) = &c.message {
         value["message"] = json!(message);
     }

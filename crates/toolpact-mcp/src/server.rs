@@ -190,6 +190,11 @@ impl Server {
         self
     }
 
+    /// The options every call is dispatched with.
+    pub fn dispatch_options(&self) -> &DispatchOptions {
+        &self.dispatch
+    }
+
     /// Decides, per call, the data its handler finds in [`toolpact::CallContext::data`] (for
     /// example the user an HTTP header authenticates). It replaces [`DispatchOptions::data`]
     /// when it returns `Some`. The model never provides this data: it comes from the request.

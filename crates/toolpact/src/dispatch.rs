@@ -7,12 +7,15 @@
 //! [`dispatch_blocking`] drives it on the current thread.
 
 use crate::exchange::call::ToolCall;
+use crate::export::ReadBack;
 use crate::handler::{CallContext, Cancellation, ToolError};
+use crate::lower::ReadBackStep;
 use crate::provider::table::provider;
 use crate::provider::{Target, mcp};
 use crate::registry::{Registered, Registry};
 use crate::repair::{Repair, repair};
 use crate::result::ToolResult;
+use crate::tool::Tool;
 use crate::validate::{ArgumentErrors, DEFAULT_MESSAGE_LIMIT, check};
 use futures::FutureExt;
 use futures::future::{Either, select};
@@ -37,6 +40,12 @@ pub struct DispatchOptions {
     pub message_limit: usize,
     /// Data attached to every call's [`CallContext`].
     pub data: Option<Arc<dyn Any + Send + Sync>>,
+    /// The export the calls answer, when the model saw the tools through one
+    /// ([`Export::read_back`](crate::Export)): a call that breaks the schema as written only
+    /// because it follows the export's rewrites (a null for an optional property in strict
+    /// mode, an enum value Gemini sends as a string) is read back before it is validated,
+    /// and each change is recorded in the result's `_meta`. `None` reads calls as they are.
+    pub read_back: Option<Arc<ReadBack>>,
 }
 
 impl Default for DispatchOptions {
@@ -46,6 +55,7 @@ impl Default for DispatchOptions {
             lenient: false,
             message_limit: DEFAULT_MESSAGE_LIMIT,
             data: None,
+            read_back: None,
         }
     }
 }
@@ -56,6 +66,7 @@ impl std::fmt::Debug for DispatchOptions {
             .field("time_limit", &self.time_limit)
             .field("lenient", &self.lenient)
             .field("message_limit", &self.message_limit)
+            .field("read_back", &self.read_back.as_ref().map(|r| r.len()))
             .finish()
     }
 }
@@ -104,6 +115,9 @@ pub struct Dispatched {
     pub outcome: Outcome,
     /// Repairs made in lenient mode.
     pub repairs: Vec<Repair>,
+    /// Changes made reading the call back through the export it answers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub read_back: Vec<ReadBackStep>,
     /// Who to answer: the call's shape, id and name as sent.
     #[serde(skip)]
     reply_to: ReplyTo,
@@ -135,6 +149,7 @@ impl Dispatched {
             result,
             outcome,
             repairs: Vec::new(),
+            read_back: Vec::new(),
             reply_to,
         }
     }
@@ -193,11 +208,15 @@ pub struct Checked<'r> {
     pub tool: Option<&'r str>,
     /// `Ok` when the arguments are valid; otherwise why not.
     pub outcome: Outcome,
-    /// The arguments after lenient repairs; `None` when none were made (the call's own
-    /// arguments stand).
+    /// The arguments after reading back and lenient repairs; `None` when neither changed
+    /// anything (the call's own arguments stand).
     pub arguments: Option<Value>,
     /// Repairs made in lenient mode.
     pub repairs: Vec<Repair>,
+    /// Changes made reading the call back through the export it answers
+    /// ([`DispatchOptions::read_back`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub read_back: Vec<ReadBackStep>,
     /// The message for the model when the call is not valid.
     pub message: Option<String>,
     /// The tool the call named.
@@ -212,6 +231,7 @@ impl PartialEq for Checked<'_> {
             && self.outcome == other.outcome
             && self.arguments == other.arguments
             && self.repairs == other.repairs
+            && self.read_back == other.read_back
             && self.message == other.message
     }
 }
@@ -243,6 +263,7 @@ pub fn check_call<'r>(
             outcome: Outcome::UnknownTool { suggestions },
             arguments: None,
             repairs: Vec::new(),
+            read_back: Vec::new(),
             message: Some(format!("Unknown tool: {}.{hint}", call.name)),
         };
     };
@@ -256,18 +277,22 @@ pub fn check_call<'r>(
                 outcome: Outcome::MalformedArguments,
                 arguments: None,
                 repairs: Vec::new(),
+                read_back: Vec::new(),
                 message: Some(format!("Cannot call {name}: {why}.")),
             };
         }
     };
     let schema = &registered.tool().input_schema;
     let validator = registered.input_validator();
-    // The valid path borrows the call's arguments: no copy unless lenient mode repairs.
-    let (repaired, repairs) = if options.lenient && !validator.is_valid(arguments) {
-        let (fixed, repairs) = repair(validator, schema, arguments.clone());
+    // The valid path borrows the call's arguments: no copy unless reading back or lenient
+    // mode changes them.
+    let (read, read_back) = read_back(options, registered.tool(), validator, arguments);
+    let current = read.as_ref().unwrap_or(arguments);
+    let (repaired, repairs) = if options.lenient && !validator.is_valid(current) {
+        let (fixed, repairs) = repair(validator, schema, current.clone());
         (Some(fixed), repairs)
     } else {
-        (None, Vec::new())
+        (read, Vec::new())
     };
     match check(validator, schema, repaired.as_ref().unwrap_or(arguments)) {
         Ok(()) => Checked {
@@ -276,6 +301,7 @@ pub fn check_call<'r>(
             outcome: Outcome::Ok,
             arguments: repaired,
             repairs,
+            read_back,
             message: None,
         },
         Err(errors) => Checked {
@@ -285,7 +311,36 @@ pub fn check_call<'r>(
             outcome: Outcome::InvalidArguments { errors },
             arguments: None,
             repairs,
+            read_back,
         },
+    }
+}
+
+/// Reads invalid `arguments` of `tool` back through the export the call answers,
+/// where the errors are: the arguments read back (`None` when nothing changed) and the
+/// changes.
+fn read_back(
+    options: &DispatchOptions,
+    tool: &Tool,
+    validator: &jsonschema::Validator,
+    arguments: &Value,
+) -> (Option<Value>, Vec<ReadBackStep>) {
+    let Some(read_back) = options.read_back.as_deref() else {
+        return (None, Vec::new());
+    };
+    if !read_back.answers(&tool.name) || validator.is_valid(arguments) {
+        return (None, Vec::new());
+    }
+    let Err(errors) = check(validator, &tool.input_schema, arguments) else {
+        return (None, Vec::new());
+    };
+    let wrong: Vec<&str> = errors.errors.iter().map(|e| e.pointer.as_str()).collect();
+    let mut read = arguments.clone();
+    let steps = read_back.read(tool, &mut read, &wrong);
+    if steps.is_empty() {
+        (None, steps)
+    } else {
+        (Some(read), steps)
     }
 }
 
@@ -346,6 +401,7 @@ async fn run(
         let mut dispatched =
             Dispatched::new(reply_to, tool, ToolResult::error(message), checked.outcome);
         dispatched.repairs = checked.repairs;
+        dispatched.read_back = checked.read_back;
         return dispatched;
     }
     let (Some(registered), Some(arguments)) = (checked.registered, arguments) else {
@@ -438,8 +494,14 @@ async fn run(
             .meta
             .insert("toolpact/repairs".to_owned(), json!(checked.repairs));
     }
+    if !checked.read_back.is_empty() {
+        result
+            .meta
+            .insert("toolpact/readBack".to_owned(), json!(checked.read_back));
+    }
     let mut dispatched = Dispatched::new(reply_to, Some(name), result, outcome);
     dispatched.repairs = checked.repairs;
+    dispatched.read_back = checked.read_back;
     dispatched
 }
 

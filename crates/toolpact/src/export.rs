@@ -4,6 +4,7 @@
 //! the others are still exported.
 
 use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
+use crate::lower::{Inverse, ReadBackStep, SourceMap};
 use crate::name::{NameMap, NameRule};
 use crate::provider::descriptor::ItemParts;
 use crate::provider::table::provider;
@@ -12,6 +13,8 @@ use crate::registry::Registry;
 use crate::tool::Tool;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Why an export could not run at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +38,57 @@ pub struct Export {
     pub report: LossReport,
     /// Exported names mapped back to the original ones.
     pub names: NameMap,
+    /// How to read back the calls a model makes to the exported tools, where the target
+    /// changed the shape of the values it sends: give it to
+    /// [`DispatchOptions::read_back`](crate::DispatchOptions).
+    pub read_back: Arc<ReadBack>,
+}
+
+/// How to read back the calls a model makes to an export into the tools as written: the
+/// [`Inverse`] the lowering of each tool recorded where it changed the shape of the values
+/// a model sends (a null for an optional property in strict mode, an enum value Gemini
+/// sends as a string). Tools whose values keep their shape are not held.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReadBack {
+    /// By the tool's original name.
+    tools: HashMap<String, Inverse>,
+}
+
+impl ReadBack {
+    /// Whether calls to the tool `name` (its original name) are read back at all.
+    pub fn answers(&self, name: &str) -> bool {
+        self.tools.contains_key(name)
+    }
+
+    /// How many tools' calls are read back.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether no tool's calls need reading back.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Reads `arguments` of a call to `tool` (as written) back into its input schema,
+    /// changing only arguments at or below the JSON pointers `wrong` (where validation
+    /// against the schema as written found errors): a value the schema as written accepts
+    /// stays as the model sent it. Returns each change.
+    pub fn read(&self, tool: &Tool, arguments: &mut Value, wrong: &[&str]) -> Vec<ReadBackStep> {
+        match self.tools.get(&tool.name) {
+            Some(inverse) => inverse.read_back(&tool.input_schema, arguments, wrong),
+            None => Vec::new(),
+        }
+    }
+
+    /// Keeps what reading back calls to `lowered` needs, when its lowering changed the
+    /// shape of any value.
+    fn keep(&mut self, lowered: &mut LoweredTool<'_>) {
+        if !lowered.input_inverse.is_empty() {
+            let inverse = std::mem::take(&mut lowered.input_inverse);
+            self.tools.insert(lowered.tool.name.clone(), inverse);
+        }
+    }
 }
 
 /// Exports `tools` to `target`.
@@ -101,6 +155,15 @@ pub struct LoweredTool<'t> {
     pub input_schema: Option<Cow<'t, Value>>,
     /// The output schema the target receives, where it has a place for one.
     pub output_schema: Option<Cow<'t, Value>>,
+    /// Where each part of the input schema the target receives comes from in the tool's
+    /// input schema (empty when the target sends it as written).
+    pub input_sources: SourceMap,
+    /// Where each part of the output schema the target receives comes from in the tool's
+    /// output schema (empty when the target sends it as written).
+    pub output_sources: SourceMap,
+    /// How to read back what a model sends for the input schema into the tool's input
+    /// schema (empty when the target keeps the shape of every value).
+    pub input_inverse: Inverse,
     /// What the target could not express of the tool (a rewritten name included).
     pub losses: Vec<Loss>,
 }
@@ -109,6 +172,17 @@ impl LoweredTool<'_> {
     /// Whether the target sends the tool's input schema exactly as written (borrowed).
     pub fn input_schema_as_written(&self) -> bool {
         matches!(self.input_schema, Some(Cow::Borrowed(_)))
+    }
+
+    /// The place in the tool as written (`/inputSchema/…`) that `pointer`, a pointer into
+    /// the input schema the target receives (`""` for its root), comes from: through
+    /// inlined references, renamed and merged keywords and added wrappers, down to the
+    /// deepest node the author wrote.
+    pub fn input_origin(&self, pointer: &str) -> String {
+        let origin = self
+            .input_sources
+            .original_in(pointer, &self.tool.input_schema);
+        format!("/inputSchema{origin}")
     }
 
     /// The tool's definition in the target's payload, built now.
@@ -215,6 +289,9 @@ impl Exporter {
             description: tool.description.as_deref(),
             input_schema: schemas.input,
             output_schema: schemas.output,
+            input_sources: schemas.input_sources,
+            output_sources: schemas.output_sources,
+            input_inverse: schemas.input_inverse,
             losses: log.into_losses(),
         })
     }
@@ -283,13 +360,21 @@ impl Exporter {
     /// `report` of all the tools: each item's JSON is built here, inside the target's
     /// envelope.
     pub fn finish(self, items: Vec<LoweredTool<'_>>, report: LossReport) -> Export {
-        let items = items.into_iter().map(LoweredTool::into_item).collect();
+        let mut read_back = ReadBack::default();
+        let items = items
+            .into_iter()
+            .map(|mut item| {
+                read_back.keep(&mut item);
+                item.into_item()
+            })
+            .collect();
         let payload = provider(self.target).wrap(items);
         Export {
             target: self.target,
             payload,
             report,
             names: self.names,
+            read_back: Arc::new(read_back),
         }
     }
 }

@@ -20,6 +20,10 @@ pub enum LossKind {
     Renamed,
     /// Kept as it is, but the target is known to reject or ignore it.
     Kept,
+    /// Rewritten so that the model can send less than the schema as written allows (an
+    /// object with free-form keys closed): calls that need the rest cannot be made through
+    /// the target, and no reading back brings it back.
+    Narrowed,
 }
 
 impl LossKind {
@@ -32,6 +36,7 @@ impl LossKind {
             LossKind::MovedToDescription => "moved to description",
             LossKind::Renamed => "renamed",
             LossKind::Kept => "kept, at risk",
+            LossKind::Narrowed => "narrowed",
         }
     }
 }

@@ -13,7 +13,7 @@ use crate::conversation::{Conversation, Message, ProposedCall};
 use crate::dispatch::render;
 use crate::exchange::call::ToolCall;
 use crate::exchange::request::{AssistantTurn, CallTurn, Choice, Parts, Turn, Unsupported};
-use crate::export::{ExportError, export};
+use crate::export::{ExportError, ReadBack, export};
 use crate::loss::{LossKind, LossReport};
 use crate::name::NameMap;
 use crate::provider::table::provider;
@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// Which tools the model may or must call, in neutral terms; each provider gets its own
 /// spelling, or a [`RequestError::Unsupported`] when it has none.
@@ -143,6 +144,9 @@ pub struct Request {
     pub report: LossReport,
     /// The names the provider sees, mapped to the tools' own names: read the response with it.
     pub names: NameMap,
+    /// How to read back the calls the model makes to the tools sent: give it to
+    /// [`DispatchOptions::read_back`](crate::DispatchOptions) when the calls are dispatched.
+    pub read_back: Arc<ReadBack>,
     /// What of the conversation the target could not take as it is.
     pub losses: Vec<ConversationLoss>,
 }
@@ -338,6 +342,7 @@ pub fn build_request<'t>(
         body,
         report: export.report,
         names: export.names,
+        read_back: export.read_back,
         losses,
     })
 }

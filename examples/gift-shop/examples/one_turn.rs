@@ -113,8 +113,13 @@ fn one_turn(
         reply.stop.kind,
         reply.calls.len()
     );
+    // Calls follow the export the model saw: they are read back through it.
+    let dispatch = DispatchOptions {
+        read_back: Some(first.read_back.clone()),
+        ..dispatch.clone()
+    };
     for call in &reply.calls {
-        let dispatched = dispatch_blocking(registry, call, dispatch);
+        let dispatched = dispatch_blocking(registry, call, &dispatch);
         let id = call.id.clone().unwrap_or_default();
         eprintln!(
             "{target}:   {} {id}: {}",

@@ -58,10 +58,6 @@ struct Turn {
 }
 
 fn one_turn(registry: &Registry, target: Target, provider: &str, case: &str) -> Turn {
-    let dispatch = DispatchOptions {
-        data: Some(Arc::new(User::new("demo"))),
-        ..DispatchOptions::default()
-    };
     let system = std::fs::read_to_string(root().join("fixtures/conversations/system.md")).unwrap();
     let mut conversation = Conversation::with_system(system.trim_end());
     conversation.push_user(USER);
@@ -74,6 +70,12 @@ fn one_turn(registry: &Registry, target: Target, provider: &str, case: &str) -> 
         &first.names,
     )
     .unwrap();
+    // The calls follow the export the model saw, and are read back through it.
+    let dispatch = DispatchOptions {
+        data: Some(Arc::new(User::new("demo"))),
+        read_back: Some(first.read_back.clone()),
+        ..DispatchOptions::default()
+    };
     let mut outcomes = Vec::new();
     for call in &reply.calls {
         let dispatched = dispatch_blocking(registry, call, &dispatch);

@@ -65,3 +65,45 @@ fn the_gift_shop_contract_is_served_over_stdio() {
     })
     .unwrap();
 }
+
+/// `--target openai-chat --strict`: the client gives the tools to a strict-mode model, which
+/// leaves an optional property out with null; the server reads the call back through that
+/// export, and the arguments pass.
+#[test]
+fn a_strict_null_is_read_back_when_serve_knows_the_export() {
+    let catalog = absolute("examples/catalogs/gift-shop.json");
+    let arguments = json!({"giftId": "g-1", "quantity": 1, "giftMessage": null});
+    for (args, valid) in [
+        (vec!["serve", catalog.as_str()], false),
+        (
+            vec![
+                "serve",
+                catalog.as_str(),
+                "--target",
+                "openai-chat",
+                "--strict",
+            ],
+            true,
+        ),
+    ] {
+        let source = Source::command(bin(), args.clone());
+        toolpact_mcp::block_on(async {
+            let connection = Connection::open(&source, &ClientOptions::default())
+                .await
+                .unwrap();
+            let result = connection
+                .call_tool("create_order", arguments.clone())
+                .await
+                .unwrap();
+            let text = result.text_content();
+            // Valid arguments reach the (missing) implementation; invalid ones do not.
+            assert_eq!(
+                text.starts_with("create_order has no handler"),
+                valid,
+                "{args:?}: {text}"
+            );
+            connection.close().await;
+        })
+        .unwrap();
+    }
+}

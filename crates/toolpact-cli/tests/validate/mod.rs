@@ -6,3 +6,4 @@ mod calls;
 mod exit_codes;
 mod json;
 mod lenient;
+mod read_back;

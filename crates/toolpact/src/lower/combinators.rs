@@ -57,13 +57,15 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                         let entry = out.entry("properties").or_insert_with(|| json!({}));
                         if let Value::Object(existing) = entry {
                             for (name, schema) in props {
+                                let declared = child_pointer(&child_pointer(&bp, "properties"), &name);
                                 if existing.contains_key(&name) {
                                     self.log.push(
-                                        &child_pointer(&child_pointer(&bp, "properties"), &name),
+                                        &declared,
                                         LossKind::Dropped,
                                         "property declared in two `allOf` schemas; the first declaration is kept",
                                     );
                                 } else {
+                                    self.moved(&declared, &child_pointer(&child_pointer(ptr, "properties"), &name));
                                     existing.insert(name, schema);
                                 }
                             }
@@ -88,6 +90,7 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     }
                     _ => match out.get(&k) {
                         None => {
+                            self.moved(&child_pointer(&bp, &k), &child_pointer(ptr, &k));
                             out.insert(k, v);
                         }
                         Some(existing) if existing == &v => {}
@@ -100,6 +103,7 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 }
             }
         }
+        self.forget(&child_pointer(ptr, "allOf"));
         Ok(())
     }
 }

@@ -12,12 +12,17 @@
 //! `profile`.
 
 mod combinators;
+mod inverse;
 mod nullability;
 mod objects;
 mod profile;
+mod record;
 mod refs;
+mod sources;
 
+pub use inverse::{Inverse, ReadBackStep};
 pub(crate) use profile::{Keyword, Lowerer, Profile, Refs, is_metadata};
+pub use sources::SourceMap;
 
 use crate::json::json_type;
 use crate::loss::{LossKind, LossLog, Unrepresentable};
@@ -25,6 +30,17 @@ use crate::lower::profile::MAX_NODES;
 use crate::lower::refs::find_recursion;
 use crate::schema::MAX_DEPTH;
 use serde_json::{Value, json};
+
+/// One schema lowered under a profile.
+#[derive(Debug)]
+pub(crate) struct Lowered {
+    /// The schema the target receives.
+    pub schema: Value,
+    /// Where each of its parts comes from.
+    pub sources: SourceMap,
+    /// How to read back what a model sends for it, by place in the schema as written.
+    pub inverse: Inverse,
+}
 
 impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
     pub(crate) fn new(profile: &'p Profile, root: &'p Value, log: &'l mut LossLog<'t>) -> Self {
@@ -34,11 +50,17 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
             log,
             ref_stack: Vec::new(),
             nodes: 0,
+            base: "",
+            sources: SourceMap::default(),
+            inverse: Inverse::new(profile.label),
         }
     }
 
     /// Lowers the whole schema; `pointer` is where it sits in the tool (`/inputSchema`).
-    pub(crate) fn lower(mut self, pointer: &str) -> Result<Value, Unrepresentable> {
+    /// Returns the lowered schema, where each of its parts comes from, and how to read back
+    /// what a model sends for it.
+    pub(crate) fn lower(mut self, pointer: &'static str) -> Result<Lowered, Unrepresentable> {
+        self.base = pointer;
         if !self.profile.allow_recursion
             && self.profile.refs != Refs::InlineAll
             && let Some((at, reference)) = find_recursion(self.root, pointer)
@@ -52,7 +74,12 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 ));
         }
         let root = self.root;
-        self.node(root, pointer, 0)
+        let schema = self.node(root, pointer, 0)?;
+        Ok(Lowered {
+            schema,
+            inverse: self.inverse.placed(&self.sources),
+            sources: self.sources,
+        })
     }
 
     fn node(&mut self, node: &Value, ptr: &str, depth: usize) -> Result<Value, Unrepresentable> {

@@ -21,7 +21,11 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
         if !branches.iter().any(is_null) {
             return false;
         }
-        let rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
+        let kept: Vec<usize> = (0..branches.len())
+            .filter(|&i| !is_null(&branches[i]))
+            .collect();
+        let rest: Vec<Value> = kept.iter().map(|&i| branches[i].clone()).collect();
+        let any_of = child_pointer(ptr, "anyOf");
         self.log.push(
             &child_pointer(ptr, "anyOf"),
             LossKind::Rewritten,
@@ -30,10 +34,14 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 self.profile.label
             ),
         );
-        if let [single] = rest.as_slice() {
+        if let ([single], [from]) = (rest.as_slice(), kept.as_slice()) {
             out.remove("anyOf");
+            let from = child_pointer(&any_of, &from.to_string());
             if let Value::Object(branch) = single {
                 for (k, v) in branch {
+                    if !out.contains_key(k) {
+                        self.moved(&child_pointer(&from, k), &child_pointer(ptr, k));
+                    }
                     match (k.as_str(), out.get_mut(k), v) {
                         ("description", Some(Value::String(mine)), Value::String(theirs)) => {
                             if !mine.contains(theirs.as_str()) {
@@ -47,7 +55,17 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     }
                 }
             }
+            self.forget(&any_of);
         } else {
+            for (at, from) in kept.into_iter().enumerate() {
+                if at != from {
+                    self.forget(&child_pointer(&any_of, &at.to_string()));
+                    self.moved(
+                        &child_pointer(&any_of, &from.to_string()),
+                        &child_pointer(&any_of, &at.to_string()),
+                    );
+                }
+            }
             out.insert("anyOf".to_owned(), Value::Array(rest));
         }
         true
@@ -124,18 +142,24 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 self.profile.label
             ),
         );
+        let node = ptr.rsplit_once('/').map_or("", |(base, _)| base);
+        let place = self.place(node);
+        self.inverse.strings(place, &rest);
         let strings = rest.iter().map(|v| Value::String(v.to_string())).collect();
         Ok((Some(Value::Array(strings)), has_null))
     }
 }
 
 /// Makes a schema also accept `null`, in JSON Schema terms (a type list or an `anyOf` branch).
-pub(crate) fn make_nullable(schema: &mut Value) {
-    let Value::Object(map) = schema else { return };
+/// Returns whether the schema was wrapped, as the first branch of a new `anyOf`.
+pub(crate) fn make_nullable(schema: &mut Value) -> bool {
+    let Value::Object(map) = schema else {
+        return false;
+    };
     if map.contains_key("$ref") {
         let inner = std::mem::take(map);
         *schema = json!({ "anyOf": [Value::Object(inner), { "type": "null" }] });
-        return;
+        return true;
     }
     if let Some(Value::Array(values)) = map.get_mut("enum")
         && !values.contains(&Value::Null)
@@ -167,7 +191,9 @@ pub(crate) fn make_nullable(schema: &mut Value) {
             } else if !map.contains_key("enum") {
                 let inner = std::mem::take(map);
                 *schema = json!({ "anyOf": [Value::Object(inner), { "type": "null" }] });
+                return true;
             }
         }
     }
+    false
 }

@@ -58,21 +58,33 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     out.insert(key.clone(), self.node(value, &kp, depth + 1)?);
                 }
                 "additionalProperties" if p.close_objects => {
-                    if value != &Value::Bool(false) {
+                    // An object with no declared property becomes an empty one: that loss,
+                    // reported below, says it all.
+                    if value != &Value::Bool(false) && obj.contains_key("properties") {
                         self.log.push(
                             &kp,
-                            LossKind::Rewritten,
+                            LossKind::Narrowed,
                             format!(
                                 "{} needs `additionalProperties: false` on every object; \
-                                 the model can no longer send properties that are not declared",
+                                 the model's calls hold only the declared properties here",
                                 p.label
                             ),
                         );
                     }
                 }
                 "anyOf" | "oneOf" => {
-                    let branches = self.branches(value, &kp, depth)?;
-                    let target_key = if key == "oneOf" && p.one_of_to_any_of {
+                    let renamed = key == "oneOf" && p.one_of_to_any_of;
+                    let kept = !out.contains_key(if renamed { "anyOf" } else { key.as_str() });
+                    let branches = if kept {
+                        self.branches(value, &kp, depth)?
+                    } else {
+                        // Lowered for what it reports, then written into the description.
+                        self.unrecorded(|this| this.branches(value, &kp, depth))?
+                    };
+                    if renamed && kept {
+                        self.moved(&kp, &child_pointer(ptr, "anyOf"));
+                    }
+                    let target_key = if renamed {
                         self.log.push(
                             &kp,
                             LossKind::Rewritten,
@@ -186,6 +198,7 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                     }
                 }
                 "const" if p.openapi => {
+                    self.moved(&kp, &child_pointer(ptr, "enum"));
                     let (values, _) =
                         self.openapi_enum(&Value::Array(vec![value.clone()]), &kp, &mut out)?;
                     self.log.push(
@@ -200,6 +213,7 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 "examples" if p.openapi => {
                     match value.as_array().and_then(|a| a.first()) {
                         Some(first) => {
+                            self.moved(&child_pointer(&kp, "0"), &child_pointer(ptr, "example"));
                             out.insert("example".to_owned(), first.clone());
                             if value.as_array().is_some_and(|a| a.len() > 1) {
                                 self.log.push(
@@ -269,9 +283,9 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 {
                     self.log.push(
                         ptr,
-                        LossKind::Rewritten,
+                        LossKind::Narrowed,
                         format!(
-                            "{} cannot express an object with free-form keys; it becomes an empty object",
+                            "{} cannot express an object with free-form keys; it becomes an empty object, and the model's calls hold `{{}}` here",
                             p.label
                         ),
                     );
@@ -334,9 +348,14 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
         }
         if let Some(Value::Object(props)) = out.get_mut("properties") {
             for name in &optional {
-                if let Some(schema) = props.get_mut(name) {
-                    make_nullable(schema);
+                if let Some(schema) = props.get_mut(name)
+                    && make_nullable(schema)
+                {
+                    let at = child_pointer(&child_pointer(ptr, "properties"), name);
+                    self.moved(&at, &child_pointer(&child_pointer(&at, "anyOf"), "0"));
                 }
+                let place = self.place(&child_pointer(&child_pointer(ptr, "properties"), name));
+                self.inverse.null_leaves_out(place);
                 self.log.push(
                     &child_pointer(&child_pointer(ptr, "properties"), name),
                     LossKind::Rewritten,

@@ -2,6 +2,8 @@
 //! the [`Lowerer`] that walks one schema under it.
 
 use crate::loss::LossLog;
+use crate::lower::inverse::Inverse;
+use crate::lower::sources::SourceMap;
 use serde_json::{Map, Value};
 
 /// The most schema nodes a lowering may produce. Inlining `$ref` can grow a schema
@@ -83,4 +85,11 @@ pub(crate) struct Lowerer<'p, 'l, 't> {
     pub(super) log: &'l mut LossLog<'t>,
     pub(super) ref_stack: Vec<String>,
     pub(super) nodes: usize,
+    /// Where the schema sits in the tool (`/inputSchema`): the start of every pointer the
+    /// walker reports losses at.
+    pub(super) base: &'static str,
+    /// Where each part of the lowered schema comes from, recorded as the walker goes.
+    pub(super) sources: SourceMap,
+    /// How to read back the values a model sends, recorded as the walker goes.
+    pub(super) inverse: Inverse,
 }

@@ -61,6 +61,9 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
             );
             return Ok(json!({ "$ref": reference }));
         }
+        // The definition's pointer in the schema as written: a local reference is `#` or
+        // `#/…`, a JSON pointer from the root.
+        let definition = reference.strip_prefix('#').unwrap_or_default().to_owned();
         let mut merged = match target {
             Value::Object(map) => map.clone(),
             Value::Bool(true) => Map::new(),
@@ -89,6 +92,13 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                 ),
             },
         );
+        // The node stays where the `$ref` was written; each keyword in it comes from beside
+        // the `$ref` (which wins the merge) or from the definition.
+        let here = self.sources.original(&self.place(ptr));
+        self.keywords_from(ptr, &here, obj.keys().filter(|k| *k != "$ref"));
+        if let Value::Object(defined) = target {
+            self.keywords_from(ptr, &definition, defined.keys().filter(|k| *k != "$ref"));
+        }
         self.ref_stack.push(reference.to_owned());
         let lowered = self.node(&Value::Object(merged), ptr, depth + 1);
         self.ref_stack.pop();

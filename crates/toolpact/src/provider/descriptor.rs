@@ -10,6 +10,7 @@ use crate::exchange::call::{CallError, ToolCall};
 use crate::exchange::request::{Parts, Unsupported};
 use crate::exchange::response::{ReplyReader, ResponseError, StopReason};
 use crate::loss::{LossLog, Unrepresentable};
+use crate::lower::{Inverse, SourceMap};
 use crate::provider::{ExportOptions, ImportedTool};
 use crate::result::ToolResult;
 use crate::tool::Tool;
@@ -18,12 +19,19 @@ use std::borrow::Cow;
 
 /// The schemas a provider's lowering produces for one tool: borrowed where the target sends
 /// them as written, owned where it rewrote them.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Schemas<'t> {
     /// The input schema the target receives, if it sends one.
     pub input: Option<Cow<'t, Value>>,
     /// The output schema the target receives, if it has a place for one.
     pub output: Option<Cow<'t, Value>>,
+    /// Where each part of the input schema comes from (empty when sent as written).
+    pub input_sources: SourceMap,
+    /// Where each part of the output schema comes from (empty when sent as written).
+    pub output_sources: SourceMap,
+    /// How to read back what a model sends for the input schema (empty when lowering kept
+    /// the shape of every value).
+    pub input_inverse: Inverse,
 }
 
 /// What a provider writes one tool's payload item from.

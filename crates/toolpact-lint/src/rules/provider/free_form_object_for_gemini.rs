@@ -1,6 +1,6 @@
 //! TP309: objects that reach Gemini `parameters` with no properties (free-form maps).
 
-use super::lowered::{ByTarget, locate};
+use super::lowered::ByTarget;
 use crate::analysis::schema::walk;
 use crate::context::Context;
 use crate::engine::blocks::Block;
@@ -72,7 +72,10 @@ impl ChecksBlocks for FreeFormObjectForGemini {
                     continue;
                 };
                 for pointer in empty_objects(parameters) {
-                    found.add((tool.index, locate(tool.tool, &pointer)), export.target);
+                    found.add(
+                        (tool.index, tool.lowered.input_origin(&pointer)),
+                        export.target,
+                    );
                 }
             }
         }

@@ -1,17 +1,14 @@
 //! What the provider rules make of an export beyond the tools it sent
-//! ([`crate::rules::exported`]): pointers from a lowered schema back into the tool as
-//! written, and findings that several targets share.
+//! ([`crate::rules::exported`]): how many tools each export sends, and findings that several
+//! targets share.
 
 use crate::analysis::message::join;
 use crate::context::Context;
 use crate::engine::blocks::{Block, BlockExport};
 use crate::rule::{Part, parts_of};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::Hash;
-use toolpact::json::child_pointer;
-use toolpact::schema::{MAX_DEPTH, resolve_local_ref};
-use toolpact::{Target, Tool};
+use toolpact::Target;
 
 /// How many tools each export of `block` sends, in configuration order: the part of a rule
 /// about how many tools a request carries.
@@ -38,86 +35,6 @@ pub(crate) fn sent_counts(cx: &Context<'_>, parts: Vec<Part>) -> Vec<(Target, bo
         }
     }
     counts
-}
-
-/// Maps a pointer into a lowered input schema (relative to its root, `""` for the root) to a
-/// pointer into the tool as written (`/inputSchema/…`), so that the finding lands on the
-/// text the author wrote.
-///
-/// Lowering keeps the shape of the schema but for four changes, which this undoes: `oneOf`
-/// becomes `anyOf`; a `$ref` is replaced by its definition (the pointer continues inside the
-/// definition); `allOf` branches are merged into their parent (the pointer goes into the
-/// branch that declares the key); and a nullable wrapper `anyOf: [X, {"type": "null"}]` is
-/// put around an optional property (the wrapper is skipped). Where the original has no
-/// counterpart, the pointer stops at the deepest node that exists.
-pub(crate) fn locate(tool: &Tool, lowered: &str) -> String {
-    let root = &tool.input_schema;
-    let base = "/inputSchema";
-    let tokens: Vec<String> = lowered
-        .split('/')
-        .skip(1)
-        .map(|t| toolpact::json::unescape_token(t).into_owned())
-        .collect();
-    let mut node = root;
-    let mut out = base.to_owned();
-    let mut jumps = 0;
-    let mut i = 0;
-    'tokens: while i < tokens.len() {
-        let token = tokens[i].as_str();
-        loop {
-            if let Some(next) = step(node, token) {
-                out = child_pointer(&out, token);
-                node = next;
-                i += 1;
-                continue 'tokens;
-            }
-            if token == "anyOf" {
-                if let Some(next) = node.get("oneOf") {
-                    out = child_pointer(&out, "oneOf");
-                    node = next;
-                    i += 1;
-                    continue 'tokens;
-                }
-                if tokens.get(i + 1).map(String::as_str) == Some("0") {
-                    i += 2;
-                    continue 'tokens;
-                }
-            }
-            if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
-                let fragment = reference
-                    .strip_prefix('#')
-                    .filter(|f| f.is_empty() || f.starts_with('/'));
-                if let (Some(fragment), true) = (fragment, jumps < MAX_DEPTH)
-                    && let Some(target) = resolve_local_ref(root, reference)
-                {
-                    jumps += 1;
-                    node = target;
-                    out = format!("{base}{fragment}");
-                    continue;
-                }
-            }
-            if let Some(Value::Array(branches)) = node.get("allOf")
-                && let Some((b, branch)) = branches
-                    .iter()
-                    .enumerate()
-                    .find(|(_, branch)| step(branch, token).is_some())
-            {
-                out = child_pointer(&child_pointer(&out, "allOf"), &b.to_string());
-                node = branch;
-                continue;
-            }
-            break 'tokens;
-        }
-    }
-    out
-}
-
-fn step<'v>(node: &'v Value, token: &str) -> Option<&'v Value> {
-    match node {
-        Value::Object(map) => map.get(token),
-        Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
-        _ => None,
-    }
 }
 
 /// Findings that several targets share, kept once with every target's name, in the order
@@ -156,50 +73,5 @@ impl<K: Hash + Eq + Clone> ByTarget<K> {
         self.entries
             .into_iter()
             .map(|(key, labels)| (key, join(&labels)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn tool(schema: Value) -> Tool {
-        serde_json::from_value(json!({"name": "t", "inputSchema": schema})).unwrap()
-    }
-
-    #[test]
-    fn locate_follows_renamed_inlined_and_merged_keywords() {
-        let t = tool(json!({
-            "type": "object",
-            "properties": {
-                "a": {"$ref": "#/$defs/A", "description": "inlined with a sibling"},
-                "b": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
-                "c": {"allOf": [{"properties": {"x": {"type": "string"}}}]},
-                "d": {"$ref": "#/$defs/A"}
-            },
-            "$defs": {"A": {"type": "object", "properties": {"deep": {"type": "string"}}}}
-        }));
-        assert_eq!(
-            locate(&t, "/properties/a/properties/deep"),
-            "/inputSchema/$defs/A/properties/deep"
-        );
-        assert_eq!(
-            locate(&t, "/properties/b/anyOf/1"),
-            "/inputSchema/properties/b/oneOf/1"
-        );
-        assert_eq!(
-            locate(&t, "/properties/c/properties/x"),
-            "/inputSchema/properties/c/allOf/0/properties/x"
-        );
-        assert_eq!(
-            locate(&t, "/properties/d/anyOf/0/properties/deep"),
-            "/inputSchema/$defs/A/properties/deep"
-        );
-        assert_eq!(
-            locate(&t, "/properties/zzz/items"),
-            "/inputSchema/properties"
-        );
-        assert_eq!(locate(&t, ""), "/inputSchema");
     }
 }

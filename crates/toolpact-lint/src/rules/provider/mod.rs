@@ -7,6 +7,7 @@ pub mod description_over_provider_cap;
 pub mod free_form_object_for_gemini;
 pub mod many_tools_up_front;
 pub mod name_rewritten_for_target;
+pub mod narrowed_for_target;
 pub mod provider_loss;
 pub mod provider_may_reject;
 pub mod provider_rejects_tool;
@@ -19,6 +20,7 @@ use crate::rule::Rule;
 pub static RULES: &[&dyn Rule] = &[
     &provider_rejects_tool::ProviderRejectsTool,
     &provider_loss::ProviderLoss,
+    &narrowed_for_target::NarrowedForTarget,
     &provider_may_reject::ProviderMayReject,
     &name_rewritten_for_target::NameRewrittenForTarget,
     &description_over_provider_cap::DescriptionOverProviderCap,

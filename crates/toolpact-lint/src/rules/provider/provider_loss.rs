@@ -16,8 +16,10 @@ declare_rule! {
     /// ## Why is this bad?
     /// What a target drops, the model on that provider never sees: a `minimum` that Gemini
     /// drops is a range the model may break; a constraint moved into the description is a
-    /// hint, not a rule. toolpact still enforces the full schema when the call comes back, but
-    /// the model gets it right less often.
+    /// hint, not a rule. toolpact still enforces the full schema when the call comes back, and
+    /// reads back what a rewrite changed in the values the model sends (a strict-mode null, a
+    /// Gemini enum string), but the model gets it right less often. A rewrite that narrows what
+    /// the model can send is TP310, a warning.
     ///
     /// ## Example
     /// `"exclusiveMinimum": 0` on a price, exported to Gemini `parameters`.
@@ -39,14 +41,14 @@ declare_rule! {
 
 /// Whether a loss changes what the model reads about the arguments. Fields the provider has no
 /// place for (title, annotations, `_meta`, output schema) are client-side; `$schema`-style
-/// metadata and inlined references change nothing the model sees; a rewritten name and a kept
-/// but risky construct have rules of their own.
+/// metadata and inlined references change nothing the model sees; a rewritten name, a kept
+/// but risky construct and a narrowed schema have rules of their own.
 fn affects_the_model(loss: &Loss) -> bool {
     if !loss.pointer.starts_with("/inputSchema") {
         return false;
     }
     match loss.kind {
-        LossKind::Inlined | LossKind::Kept | LossKind::Renamed => false,
+        LossKind::Inlined | LossKind::Kept | LossKind::Renamed | LossKind::Narrowed => false,
         LossKind::Dropped => {
             let keyword = loss.pointer.rsplit('/').next().unwrap_or_default();
             // An empty `properties` left out says the same: the tool takes no arguments.

@@ -1,7 +1,7 @@
 //! TP308: strict-mode schemas over the complexity limits OpenAI and Anthropic document,
 //! counted on the schemas the strict exports send.
 
-use super::lowered::{ByTarget, locate};
+use super::lowered::ByTarget;
 use crate::analysis::message::{join, thousands};
 use crate::analysis::schema::{Flow, field, for_each_child, properties, required, walk_pruned};
 use crate::context::Context;
@@ -181,7 +181,7 @@ impl ReadsExports for StrictLimitsExceeded {
                             continue;
                         };
                         for (pointer, finding) in openai_findings(schema) {
-                            let pointer = locate(tool.tool, &pointer);
+                            let pointer = tool.lowered.input_origin(&pointer);
                             openai.add((tool.index, pointer, finding), export.target);
                         }
                     }

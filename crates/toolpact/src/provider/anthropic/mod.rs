@@ -187,16 +187,17 @@ fn lower<'t>(
         REFUSED_AT_ROOT
     };
     let schema = move_root_keywords(&tool.input_schema, refused, "Anthropic", log);
-    let input_schema = if options.strict {
-        Cow::Owned(Lowerer::new(&STRICT, &schema, log).lower("/inputSchema")?)
+    let mut schemas = Schemas::default();
+    schemas.input = Some(if options.strict {
+        let lowered = Lowerer::new(&STRICT, &schema, log).lower("/inputSchema")?;
+        schemas.input_sources = lowered.sources;
+        schemas.input_inverse = lowered.inverse;
+        Cow::Owned(lowered.schema)
     } else {
         schema
-    };
+    });
     drop_unplaced(tool, "the Anthropic Messages API", false, log);
-    Ok(Schemas {
-        input: Some(input_schema),
-        output: None,
-    })
+    Ok(schemas)
 }
 
 /// Reads one Anthropic custom tool. Request settings (`cache_control`, `strict`, …) are

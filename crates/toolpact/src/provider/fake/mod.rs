@@ -39,6 +39,7 @@ impl Provider for Fake {
         Ok(Schemas {
             input: Some(Cow::Borrowed(&tool.input_schema)),
             output: None,
+            ..Schemas::default()
         })
     }
 

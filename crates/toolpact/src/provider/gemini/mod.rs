@@ -6,7 +6,7 @@ pub(crate) mod facts;
 use super::{drop_unplaced, object, require_object_root};
 use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
-use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
+use crate::lower::{Keyword, Lowerer, Profile, Refs, SourceMap, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::schema::{ARRAY_KEYWORDS, MAP_KEYWORDS, MAX_DEPTH, SINGLE_KEYWORDS, resolve_local_ref};
 use crate::tool::Tool;
@@ -236,7 +236,8 @@ fn finish(node: &mut Map<String, Value>, pointer: &str, log: &mut LossLog<'_>) {
 /// The schemas of `{"name", "description", "parameters", "response"}`, in the OpenAPI subset.
 fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Gemini", log)?;
-    let parameters = Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
+    let lowered = Lowerer::new(&PARAMETERS, &tool.input_schema, log).lower("/inputSchema")?;
+    let parameters = lowered.schema;
     let has_properties = parameters
         .get("properties")
         .and_then(Value::as_object)
@@ -248,10 +249,10 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
             "Gemini rejects an OBJECT schema with no properties; a tool without parameters has no `parameters`",
         );
     }
-    let response = match &tool.output_schema {
-        None => None,
+    let (response, output_sources) = match &tool.output_schema {
+        None => (None, SourceMap::default()),
         Some(schema) => match Lowerer::new(&PARAMETERS, schema, log).lower("/outputSchema") {
-            Ok(lowered) => Some(lowered),
+            Ok(response) => (Some(response.schema), response.sources),
             Err(problem) => {
                 log.push(
                     "/outputSchema",
@@ -261,7 +262,7 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
                         problem.reason
                     ),
                 );
-                None
+                (None, SourceMap::default())
             }
         },
     };
@@ -269,6 +270,9 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
     Ok(Schemas {
         input: has_properties.then_some(Cow::Owned(parameters)),
         output: response.map(Cow::Owned),
+        input_sources: lowered.sources,
+        output_sources,
+        input_inverse: lowered.inverse,
     })
 }
 
@@ -277,16 +281,20 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
 fn lower_json<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "Gemini", log)?;
     drop_unplaced(tool, "Gemini", true, log);
+    let (input, input_sources) = inline_refs_with_siblings(&tool.input_schema, "/inputSchema", log);
+    let (output, output_sources) = match &tool.output_schema {
+        Some(schema) => {
+            let (output, sources) = inline_refs_with_siblings(schema, "/outputSchema", log);
+            (Some(output), sources)
+        }
+        None => (None, SourceMap::default()),
+    };
     Ok(Schemas {
-        input: Some(inline_refs_with_siblings(
-            &tool.input_schema,
-            "/inputSchema",
-            log,
-        )),
-        output: tool
-            .output_schema
-            .as_ref()
-            .map(|schema| inline_refs_with_siblings(schema, "/outputSchema", log)),
+        input: Some(input),
+        output,
+        input_sources,
+        output_sources,
+        ..Schemas::default()
     })
 }
 
@@ -304,11 +312,12 @@ fn inline_refs_with_siblings<'s>(
     schema: &'s Value,
     base: &str,
     log: &mut LossLog<'_>,
-) -> Cow<'s, Value> {
+) -> (Cow<'s, Value>, SourceMap) {
+    let mut sources = SourceMap::default();
     let mut found = Vec::new();
     refs_with_siblings(schema, &mut String::new(), 0, &mut found);
     if found.is_empty() {
-        return Cow::Borrowed(schema);
+        return (Cow::Borrowed(schema), sources);
     }
     // Definitions first, so that what is inlined from them is already in the accepted form.
     found.sort_by_key(|p| !(p.starts_with("/$defs/") || p.starts_with("/definitions/")));
@@ -350,6 +359,15 @@ fn inline_refs_with_siblings<'s>(
             }
         }
         let reference = reference.to_owned();
+        // What is inlined comes from the definition; the keys written beside the `$ref` keep
+        // their own place.
+        if let Some(definition) = reference.strip_prefix('#') {
+            sources.record(pointer.clone(), definition.to_owned());
+            for key in node.keys().filter(|k| *k != "$ref") {
+                let at = format!("{pointer}/{}", escape_token(key));
+                sources.record(at.clone(), at);
+            }
+        }
         log.push(
             &format!("{base}{pointer}/$ref"),
             LossKind::Inlined,
@@ -361,7 +379,7 @@ fn inline_refs_with_siblings<'s>(
             *slot = Value::Object(merged);
         }
     }
-    Cow::Owned(out)
+    (Cow::Owned(out), sources)
 }
 
 /// Whether `schema` holds a `$ref` to `reference` anywhere.
@@ -863,8 +881,16 @@ mod tests {
             "$defs": { "Option": { "type": "object", "properties": { "label": { "type": "string" } } } }
         });
         let mut log = LossLog::new("question", 0);
-        let out = inline_refs_with_siblings(&schema, "/inputSchema", &mut log);
+        let (out, sources) = inline_refs_with_siblings(&schema, "/inputSchema", &mut log);
         assert_eq!(out["properties"]["kept"], schema["properties"]["kept"]);
+        assert_eq!(
+            sources.original("/properties/inlined/properties/label"),
+            "/$defs/Option/properties/label"
+        );
+        assert_eq!(
+            sources.original("/properties/inlined/type"),
+            "/properties/inlined/type"
+        );
         assert_eq!(
             out["properties"]["inlined"],
             json!({ "type": "object", "properties": { "label": { "type": "string" } } })
@@ -887,7 +913,7 @@ mod tests {
             }
         });
         let mut log = LossLog::new("tree", 0);
-        let out = inline_refs_with_siblings(&schema, "/inputSchema", &mut log);
+        let (out, _) = inline_refs_with_siblings(&schema, "/inputSchema", &mut log);
         assert_eq!(out["properties"]["root"], json!({ "$ref": "#/$defs/Node" }));
         assert_eq!(
             out["$defs"]["Node"]["properties"]["child"],

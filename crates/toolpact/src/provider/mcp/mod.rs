@@ -29,6 +29,7 @@ impl Provider for Mcp {
         Ok(Schemas {
             input: Some(Cow::Borrowed(&tool.input_schema)),
             output: tool.output_schema.as_ref().map(Cow::Borrowed),
+            ..Schemas::default()
         })
     }
 

@@ -209,11 +209,13 @@ pub(crate) const STRICT: Profile = Profile {
 /// `allOf` comes last: strict mode leaves it to the lowering.
 const REFUSED_AT_ROOT: &[&str] = &["oneOf", "anyOf", "enum", "not", "allOf"];
 
+/// The schemas of a function tool with its `parameters`: where each of their parts comes
+/// from, and how to read back what the model sends.
 fn parameters<'t>(
     tool: &'t Tool,
     options: ExportOptions,
     log: &mut LossLog<'_>,
-) -> Result<Cow<'t, Value>, Unrepresentable> {
+) -> Result<Schemas<'t>, Unrepresentable> {
     require_object_root(tool, "OpenAI", log)?;
     // In strict mode the lowering merges `allOf` wherever it is, the root included.
     let refused = if options.strict {
@@ -221,12 +223,26 @@ fn parameters<'t>(
     } else {
         REFUSED_AT_ROOT
     };
-    let mut schema = move_root_keywords(&tool.input_schema, refused, "OpenAI", log);
+    let schema = move_root_keywords(&tool.input_schema, refused, "OpenAI", log);
     if options.strict {
-        return Lowerer::new(&STRICT, &schema, log)
-            .lower("/inputSchema")
-            .map(Cow::Owned);
+        let lowered = Lowerer::new(&STRICT, &schema, log).lower("/inputSchema")?;
+        return Ok(Schemas {
+            input: Some(Cow::Owned(lowered.schema)),
+            input_sources: lowered.sources,
+            input_inverse: lowered.inverse,
+            ..Schemas::default()
+        });
     }
+    Ok(Schemas {
+        input: Some(as_sent(schema, log)),
+        ..Schemas::default()
+    })
+}
+
+/// The input schema as written (once its root keywords are rewritten), with `items` added to
+/// the arrays that have none and an empty `properties` at a root without one: it keeps the
+/// place of everything written.
+fn as_sent<'t>(mut schema: Cow<'t, Value>, log: &mut LossLog<'_>) -> Cow<'t, Value> {
     let mut missing = Vec::new();
     arrays_without_items(&schema, &mut String::new(), 0, &mut missing);
     for pointer in missing {
@@ -251,7 +267,7 @@ fn parameters<'t>(
             "OpenAI rejects an object schema without `properties`; an empty one is added",
         );
     }
-    Ok(schema)
+    schema
 }
 
 /// OpenAI rejects an array schema without `items` ("array schema missing items"), also when
@@ -312,11 +328,11 @@ fn lower_responses<'t>(
     options: ExportOptions,
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
-    let parameters = parameters(tool, options, log)?;
+    let schemas = parameters(tool, options, log)?;
     drop_unplaced(tool, "the OpenAI Responses API", true, log);
     Ok(Schemas {
-        input: Some(parameters),
         output: tool.output_schema.as_ref().map(Cow::Borrowed),
+        ..schemas
     })
 }
 
@@ -342,12 +358,9 @@ fn lower_chat<'t>(
     options: ExportOptions,
     log: &mut LossLog<'_>,
 ) -> Result<Schemas<'t>, Unrepresentable> {
-    let parameters = parameters(tool, options, log)?;
+    let schemas = parameters(tool, options, log)?;
     drop_unplaced(tool, "OpenAI Chat Completions", false, log);
-    Ok(Schemas {
-        input: Some(parameters),
-        output: None,
-    })
+    Ok(schemas)
 }
 
 /// A Chat Completions function tool: `{"type": "function", "function": {...}}`.
