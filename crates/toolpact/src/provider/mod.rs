@@ -181,6 +181,23 @@ pub struct ExportOptions {
     pub strict: bool,
 }
 
+/// How [`render`](crate::render) writes a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions<'a> {
+    /// The MCP protocol version the result is for, the one a server negotiated with its
+    /// client: a `CallToolResult` carries `resultType` from 2026-07-28 on. The other targets
+    /// have one shape. [`LATEST_MCP_VERSION`](crate::LATEST_MCP_VERSION) unless set.
+    pub mcp_version: &'a str,
+}
+
+impl Default for RenderOptions<'_> {
+    fn default() -> Self {
+        RenderOptions {
+            mcp_version: mcp::LATEST_MCP_VERSION,
+        }
+    }
+}
+
 /// Every target requires an object at the root of the input schema.
 pub(crate) fn require_object_root(
     tool: &Tool,
