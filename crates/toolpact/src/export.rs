@@ -3,6 +3,7 @@
 //! loss in a [`LossReport`]. A tool the target cannot represent is left out and reported;
 //! the others are still exported.
 
+use crate::json::write_around;
 use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
 use crate::name::{NameMap, NameRule};
 use crate::provider::descriptor::ItemParts;
@@ -111,18 +112,38 @@ impl LoweredTool<'_> {
 
     /// The tool's definition in the target's payload, built now.
     pub fn item(&self) -> Value {
-        self.item_with_input_schema(self.input_schema.as_deref().cloned())
+        self.item_holding(self.input_schema.as_deref().cloned())
     }
 
-    /// The tool's definition in the target's payload with `input_schema` in the place of the
-    /// input schema: a reader that has the schema already (to count the text of the item
-    /// around it, say) passes a stand-in rather than a copy.
-    pub fn item_with_input_schema(&self, input_schema: Option<Value>) -> Value {
+    /// Writes the compact JSON of the tool's definition in the target's payload into `out`,
+    /// all but the input schema, and returns the offset in `out` where the input schema's JSON
+    /// belongs: for a reader that has the schema already (to count the text of the item around
+    /// it, say), without a copy of it. `None` when the target sends no input schema for the
+    /// tool: `out` then holds the whole item.
+    pub fn write_item_around_input_schema(&self, out: &mut Vec<u8>) -> Option<usize> {
+        match self.input_schema {
+            // The item is built with `null` where the provider's facts place the input
+            // schema, and written without it.
+            Some(_) => write_around(
+                &self.item_holding(Some(Value::Null)),
+                self.target.facts().input_schema_at,
+                out,
+            ),
+            None => {
+                // Writing to a Vec cannot fail.
+                let _ = serde_json::to_writer(out, &self.item_holding(None));
+                None
+            }
+        }
+    }
+
+    /// The tool's definition in the target's payload with `input` as its input schema.
+    fn item_holding(&self, input: Option<Value>) -> Value {
         provider(self.target).item(ItemParts {
             tool: self.tool,
             name: &self.name,
             strict: self.strict,
-            input: input_schema,
+            input,
             output: self.output_schema.as_deref().cloned(),
         })
     }

@@ -142,18 +142,6 @@ impl Exports {
     }
 }
 
-/// The place of the input schema in a payload item of `target` (`parameters`,
-/// `function.parameters`, `input_schema`, `parametersJsonSchema`, `inputSchema`).
-pub(crate) fn input_schema_in(item: &Value, target: Target) -> Option<&Value> {
-    match target {
-        Target::Mcp => item.get("inputSchema"),
-        Target::OpenAiResponses | Target::Gemini => item.get("parameters"),
-        Target::OpenAiChat => item.get("function")?.get("parameters"),
-        Target::Anthropic => item.get("input_schema"),
-        Target::GeminiJson => item.get("parametersJsonSchema"),
-    }
-}
-
 /// `gemini`, or `anthropic (strict)`.
 pub fn export_label(target: Target, strict: bool) -> String {
     if strict {

@@ -33,6 +33,7 @@ use std::str::FromStr;
 /// A provider format toolpact writes, and reads: each names one provider's descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Target {
     /// MCP `tools/list` result: `{"tools": [...]}`.
     Mcp,
