@@ -535,6 +535,43 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_input_schema_sits_where_the_providers_facts_say() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/catalogs/gift-shop.json"
+        );
+        let mut list: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let mut catalog: Vec<Tool> = serde_json::from_value(list["tools"].take()).unwrap();
+        catalog.push(Tool::new(
+            "bare",
+            "Takes nothing.",
+            json!({"type": "object"}),
+        ));
+        let tools: Vec<&Tool> = catalog.iter().collect();
+        for target in Target::ALL {
+            for strict in [false, true]
+                .into_iter()
+                .filter(|s| !s || target.has_strict_mode())
+            {
+                let exporter = Exporter::new(target, ExportOptions { strict }).unwrap();
+                let names = exporter.name_all(tools.iter().copied());
+                for (tool, named) in tools.iter().zip(&names) {
+                    let lowered = exporter.lower(tool, named.as_ref().unwrap()).unwrap();
+                    let whole = serde_json::to_string(&lowered.item()).unwrap();
+                    let mut text = Vec::new();
+                    let at = lowered.write_item_around_input_schema(&mut text);
+                    if let Some(at) = at {
+                        let schema = lowered.input_schema.as_deref().unwrap();
+                        text.splice(at..at, serde_json::to_vec(schema).unwrap());
+                    }
+                    assert_eq!(String::from_utf8(text).unwrap(), whole, "{target} {strict}");
+                    assert_eq!(at.is_some(), lowered.input_schema.is_some(), "{target}");
+                }
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -60,36 +60,6 @@ mod tests {
     }
 
     #[test]
-    fn the_input_schema_sits_where_the_providers_facts_say() {
-        let mut catalog = gift_shop();
-        let bare = crate::Tool::new("bare", "Takes nothing.", json!({"type": "object"}));
-        catalog.entries[0].tool = bare;
-        let tools: Vec<&crate::Tool> = catalog.tools().collect();
-        for target in Target::ALL {
-            for strict in [false, true]
-                .into_iter()
-                .filter(|s| !s || target.has_strict_mode())
-            {
-                let exporter = crate::Exporter::new(target, ExportOptions { strict }).unwrap();
-                let names = exporter.name_all(tools.iter().copied());
-                for (tool, named) in tools.iter().zip(&names) {
-                    let lowered = exporter.lower(tool, named.as_ref().unwrap()).unwrap();
-                    let whole = serde_json::to_string(&lowered.item()).unwrap();
-                    let mut around = Vec::new();
-                    let at = lowered.write_item_around_input_schema(&mut around);
-                    let mut text = around.clone();
-                    if let Some(at) = at {
-                        let schema = lowered.input_schema.as_deref().unwrap();
-                        text.splice(at..at, serde_json::to_vec(schema).unwrap());
-                    }
-                    assert_eq!(String::from_utf8(text).unwrap(), whole, "{target} {strict}");
-                    assert_eq!(at.is_some(), lowered.input_schema.is_some(), "{target}");
-                }
-            }
-        }
-    }
-
-    #[test]
     fn a_response_gives_calls_whose_results_go_into_the_next_request() {
         let catalog = gift_shop();
         for target in Target::ALL {
