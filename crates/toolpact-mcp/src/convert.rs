@@ -4,7 +4,7 @@
 
 use rmcp::model::{CallToolResult, Tool as RmcpTool};
 use serde_json::{Map, Value};
-use toolpact::{Tool, ToolResult};
+use toolpact::{RenderOptions, Tool, ToolCall, ToolResult};
 
 /// A tool in rmcp's model, with a note for every part of the declaration the model has no
 /// place for (rmcp's `Tool` has no catch-all map, so unknown fields cannot be sent).
@@ -62,10 +62,17 @@ fn missing_pointers(original: &Value, kept: &Value, pointer: String, out: &mut V
     }
 }
 
-/// A toolpact result as an rmcp `CallToolResult`, rendered for the negotiated protocol version
-/// exactly as [`toolpact::render_mcp`] renders it.
-pub(crate) fn result_to_rmcp(result: &ToolResult, protocol_version: &str) -> CallToolResult {
-    let rendered = toolpact::render_mcp(result, protocol_version);
+/// A toolpact result answering `call` as an rmcp `CallToolResult`, rendered for the negotiated
+/// protocol version exactly as [`toolpact::render`] renders it.
+pub(crate) fn result_to_rmcp(
+    call: &ToolCall,
+    result: &ToolResult,
+    protocol_version: &str,
+) -> CallToolResult {
+    let options = RenderOptions {
+        mcp_version: protocol_version,
+    };
+    let rendered = toolpact::render(call, result, options);
     match serde_json::from_value::<CallToolResult>(rendered) {
         Ok(converted) => converted,
         Err(e) => {
@@ -95,7 +102,7 @@ mod tests {
     use super::*;
     use crate::protocol::PROTOCOL_VERSIONS;
     use serde_json::json;
-    use toolpact::LATEST_MCP_VERSION;
+    use toolpact::{LATEST_MCP_VERSION, Target};
 
     #[test]
     fn every_declared_field_survives_and_unknown_ones_are_named() {
@@ -128,11 +135,17 @@ mod tests {
 
     #[test]
     fn results_render_per_protocol_version() {
+        let call = ToolCall {
+            format: Target::Mcp,
+            id: Some("1".to_owned()),
+            name: "count".to_owned(),
+            arguments: Ok(json!({})),
+        };
         let result = ToolResult::structured(json!({"n": 1}));
         let oldest = PROTOCOL_VERSIONS[0];
-        let old = serde_json::to_value(result_to_rmcp(&result, oldest)).unwrap();
+        let old = serde_json::to_value(result_to_rmcp(&call, &result, oldest)).unwrap();
         assert_eq!(old["structuredContent"], json!({"n": 1}));
-        let round = result_from_rmcp(&result_to_rmcp(&result, LATEST_MCP_VERSION)).unwrap();
-        assert_eq!(round, result);
+        let latest = result_to_rmcp(&call, &result, LATEST_MCP_VERSION);
+        assert_eq!(result_from_rmcp(&latest).unwrap(), result);
     }
 }

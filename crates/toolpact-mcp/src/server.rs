@@ -393,7 +393,7 @@ impl ServerHandler for Handler {
                 None,
             ));
         }
-        let result: CallToolResult = convert::result_to_rmcp(&dispatched.result, &version);
+        let result: CallToolResult = convert::result_to_rmcp(&call, &dispatched.result, &version);
         Ok(CallToolResponse::Complete(result))
     }
 

@@ -11,7 +11,7 @@ use crate::export::ReadBack;
 use crate::handler::{CallContext, Cancellation, ToolError};
 use crate::lower::ReadBackStep;
 use crate::provider::table::provider;
-use crate::provider::{Target, mcp};
+use crate::provider::{RenderOptions, Target};
 use crate::registry::{Registered, Registry};
 use crate::repair::{Repair, repair};
 use crate::result::ToolResult;
@@ -162,6 +162,7 @@ impl Dispatched {
             self.reply_to.id.as_deref(),
             &self.reply_to.name,
             &self.result,
+            RenderOptions::default(),
         )
     }
 
@@ -172,9 +173,9 @@ impl Dispatched {
     }
 
     /// The result in the shape of the provider the call came from: [`render`] of this
-    /// result for `call`.
+    /// result for `call`, with the default [`RenderOptions`].
     pub fn render(&self, call: &ToolCall) -> Value {
-        render(call, &self.result)
+        render(call, &self.result, RenderOptions::default())
     }
 }
 
@@ -185,20 +186,20 @@ pub use crate::provider::mcp::LATEST_MCP_VERSION;
 
 /// A result in the shape of the provider `call` came from: Responses `function_call_output`,
 /// Chat `role: "tool"` message, Anthropic `tool_result` block, Gemini `functionResponse` part,
-/// or MCP `CallToolResult` (with `resultType`, as in the latest protocol version).
-pub fn render(call: &ToolCall, result: &ToolResult) -> Value {
-    render_to(call.format, call.id.as_deref(), &call.name, result)
+/// or MCP `CallToolResult` for the protocol version in `options` (the latest,
+/// [`LATEST_MCP_VERSION`], by default).
+pub fn render(call: &ToolCall, result: &ToolResult, options: RenderOptions<'_>) -> Value {
+    render_to(call.format, call.id.as_deref(), &call.name, result, options)
 }
 
-fn render_to(format: Target, id: Option<&str>, name: &str, result: &ToolResult) -> Value {
-    provider(format).render_result(id, name, result)
-}
-
-/// An MCP `CallToolResult` for a given protocol version (`resultType` from 2026-07-28 on):
-/// the MCP form of [`render`] for the version a server negotiated ([`render`] writes the
-/// latest, [`LATEST_MCP_VERSION`]).
-pub fn render_mcp(result: &ToolResult, protocol_version: &str) -> Value {
-    mcp::render_result(result, protocol_version)
+fn render_to(
+    format: Target,
+    id: Option<&str>,
+    name: &str,
+    result: &ToolResult,
+    options: RenderOptions<'_>,
+) -> Value {
+    provider(format).render_result(id, name, result, options)
 }
 
 /// What the validation half of dispatch found, without running anything.

@@ -3,6 +3,7 @@
 //! loss in a [`LossReport`]. A tool the target cannot represent is left out and reported;
 //! the others are still exported.
 
+use crate::json::write_around;
 use crate::loss::{Loss, LossKind, LossLog, LossReport, Unrepresentable};
 use crate::lower::{Inverse, ReadBackStep, SourceMap};
 use crate::name::{NameMap, NameRule};
@@ -11,9 +12,9 @@ use crate::provider::table::provider;
 use crate::provider::{ExportOptions, Target, require_object_root};
 use crate::registry::Registry;
 use crate::tool::Tool;
+use foldhash::HashMap;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Why an export could not run at all.
@@ -100,16 +101,13 @@ pub fn export<'t>(
     target: Target,
     options: ExportOptions,
 ) -> Result<Export, ExportError> {
-    let mut exporter = Exporter::new(target, options)?;
+    let exporter = Exporter::new(target, options)?;
+    let tools: Vec<&Tool> = tools.into_iter().collect();
+    let names = exporter.name_all(tools.iter().copied());
     let mut report = LossReport::default();
     let mut items = Vec::new();
-    for tool in tools {
-        let lowered = exporter.name(tool).and_then(|named| {
-            exporter
-                .lower(tool, &named)
-                .inspect_err(|_| exporter.release(tool, &named))
-        });
-        match lowered {
+    for (tool, named) in tools.into_iter().zip(names) {
+        match named.and_then(|named| exporter.lower(tool, &named)) {
             Ok(mut lowered) => {
                 report.losses.append(&mut lowered.losses);
                 items.push(lowered);
@@ -120,10 +118,10 @@ pub fn export<'t>(
     Ok(exporter.finish(items, report))
 }
 
-/// A tool named for a target by [`Exporter::name`], ready for [`Exporter::lower`].
+/// A tool named for a target by [`Exporter::name_all`], ready for [`Exporter::lower`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Named {
-    /// The tool's position among the tools named so far.
+    /// The tool's position in the list of tools named.
     pub index: usize,
     /// The name the target sees: the tool's own, or the rewrite its naming rule required.
     pub name: String,
@@ -187,18 +185,38 @@ impl LoweredTool<'_> {
 
     /// The tool's definition in the target's payload, built now.
     pub fn item(&self) -> Value {
-        self.item_with_input_schema(self.input_schema.as_deref().cloned())
+        self.item_holding(self.input_schema.as_deref().cloned())
     }
 
-    /// The tool's definition in the target's payload with `input_schema` in the place of the
-    /// input schema: a reader that has the schema already (to count the text of the item
-    /// around it, say) passes a stand-in rather than a copy.
-    pub fn item_with_input_schema(&self, input_schema: Option<Value>) -> Value {
+    /// Writes the compact JSON of the tool's definition in the target's payload into `out`,
+    /// all but the input schema, and returns the offset in `out` where the input schema's JSON
+    /// belongs: for a reader that has the schema already (to count the text of the item around
+    /// it, say), without a copy of it. `None` when the target sends no input schema for the
+    /// tool: `out` then holds the whole item.
+    pub fn write_item_around_input_schema(&self, out: &mut Vec<u8>) -> Option<usize> {
+        match self.input_schema {
+            // The item is built with `null` where the provider's facts place the input
+            // schema, and written without it.
+            Some(_) => write_around(
+                &self.item_holding(Some(Value::Null)),
+                self.target.facts().input_schema_at,
+                out,
+            ),
+            None => {
+                // Writing to a Vec cannot fail.
+                let _ = serde_json::to_writer(out, &self.item_holding(None));
+                None
+            }
+        }
+    }
+
+    /// The tool's definition in the target's payload with `input` as its input schema.
+    fn item_holding(&self, input: Option<Value>) -> Value {
         provider(self.target).item(ItemParts {
             tool: self.tool,
             name: &self.name,
             strict: self.strict,
-            input: input_schema,
+            input,
             output: self.output_schema.as_deref().cloned(),
         })
     }
@@ -215,26 +233,28 @@ impl LoweredTool<'_> {
     }
 }
 
-/// Exports tools one at a time, in two steps.
+/// Exports tools in steps a caller may spread over threads.
 ///
-/// [`Exporter::name`] takes the tools in order and gives each a name the target accepts and
-/// no earlier tool holds; it leaves out the tools no target can take (no name, or an input
-/// schema that is not an object). [`Exporter::lower`] then turns a named tool into a
-/// [`LoweredTool`], independently of the other tools: a caller may lower on several
-/// threads, or read each lowered tool and drop it rather than hold the payload of a whole
-/// catalog. [`Exporter::finish`] writes the items in the target's envelope. [`export`] is
-/// these steps, tool by tool.
-///
-/// A tool whose lowering fails is left out, and should not keep its name from a later tool:
-/// a caller that names every tool before lowering any names again with
-/// [`Exporter::name_again`] after a failure, for the names to be those [`export`] gives.
+/// [`Exporter::name_all`] gives every tool of a list its final name for the target, or says
+/// why the target cannot take it. [`Exporter::lower`] then turns one named tool into a
+/// [`LoweredTool`], independently of the other tools: a caller may lower in any order, on
+/// several threads, and read each lowered tool and drop it rather than hold the payload of a
+/// whole catalog. [`Exporter::finish`] writes the items in the target's envelope. [`export`]
+/// is these steps over one list of tools.
 #[derive(Debug, Clone)]
 pub struct Exporter {
     target: Target,
     options: ExportOptions,
     rule: NameRule,
-    names: NameMap,
-    next: usize,
+}
+
+/// The tool holding a name, while [`Exporter::name_all`] names a list of tools.
+struct Holder<'t> {
+    tool: &'t Tool,
+    index: usize,
+    /// Whether the tool lowers for the target: learnt only when a later tool asks for its
+    /// name.
+    lowers: Option<bool>,
 }
 
 impl Exporter {
@@ -247,8 +267,6 @@ impl Exporter {
             target,
             options,
             rule: target.name_rule(),
-            names: NameMap::default(),
-            next: 0,
         })
     }
 
@@ -257,23 +275,70 @@ impl Exporter {
         self.target
     }
 
-    /// Names the next tool, or says why the target cannot take it (an empty name, a name
-    /// that collides once rewritten, an input schema that is not an object).
-    pub fn name(&mut self, tool: &Tool) -> Result<Named, Unrepresentable> {
-        let index = self.next;
-        self.next += 1;
-        let mut log = LossLog::new(&tool.name, index);
-        let name = export_name(tool, self.rule, &self.names, &mut log)?;
-        require_object_root(tool, self.target.vendor(), &log)?;
-        self.names.insert(name.clone(), tool.name.clone());
-        Ok(Named {
-            index,
-            name,
-            renamed: log.into_losses().pop(),
-        })
+    /// Names every tool of `tools` for the target, in order: each tool's final name, or why
+    /// the target cannot take it (an empty name, a name that collides once rewritten, an
+    /// input schema that is not an object). These are the names [`export`] gives, whatever
+    /// order the tools are then lowered in.
+    ///
+    /// A name depends on the tools before: a rewritten name must not take the name of an
+    /// earlier tool, unless that tool is left out when lowered (its schema is beyond the
+    /// target), for then it is not sent and holds no name. So when a tool asks for a name an
+    /// earlier tool holds, that tool is lowered here to learn whether it keeps it; a catalog
+    /// without such collisions is named without lowering anything. A tool named here may
+    /// still be left out by [`Exporter::lower`].
+    pub fn name_all<'t>(
+        &self,
+        tools: impl IntoIterator<Item = &'t Tool>,
+    ) -> Vec<Result<Named, Unrepresentable>> {
+        let tools = tools.into_iter();
+        let mut holders: HashMap<Cow<'t, str>, Holder<'t>> = HashMap::default();
+        holders.reserve(tools.size_hint().0);
+        tools
+            .enumerate()
+            .map(|(index, tool)| {
+                let mut log = LossLog::new(&tool.name, index);
+                let name = rewrite(tool, self.rule, &mut log)?;
+                if let Some(holder) = holders.get_mut(name.as_str()) {
+                    let lowers = *holder
+                        .lowers
+                        .get_or_insert_with(|| self.lowers(holder.tool, holder.index));
+                    if lowers {
+                        return Err(collision(tool, &name, holder.tool, self.rule, &log));
+                    }
+                }
+                require_object_root(tool, self.target.vendor(), &log)?;
+                let key = if name == tool.name {
+                    Cow::Borrowed(tool.name.as_str())
+                } else {
+                    Cow::Owned(name.clone())
+                };
+                // Takes the name from a tool before that is left out when lowered.
+                holders.insert(
+                    key,
+                    Holder {
+                        tool,
+                        index,
+                        lowers: None,
+                    },
+                );
+                Ok(Named {
+                    index,
+                    name,
+                    renamed: log.into_losses().pop(),
+                })
+            })
+            .collect()
     }
 
-    /// Lowers `tool`, named by [`Exporter::name`] as `named`, for the target.
+    /// Whether `tool`, at `index` in the list named, lowers for the target.
+    fn lowers(&self, tool: &Tool, index: usize) -> bool {
+        let mut log = LossLog::new(&tool.name, index);
+        provider(self.target)
+            .lower(tool, self.options, &mut log)
+            .is_ok()
+    }
+
+    /// Lowers `tool`, named by [`Exporter::name_all`] as `named`, for the target.
     pub fn lower<'t>(
         &self,
         tool: &'t Tool,
@@ -296,70 +361,15 @@ impl Exporter {
         })
     }
 
-    /// Names every tool of `tools`, in order: each tool's name, or why the target cannot
-    /// take it.
-    pub fn name_all<'t>(
-        &mut self,
-        tools: impl IntoIterator<Item = &'t Tool>,
-    ) -> Vec<Result<Named, Unrepresentable>> {
-        let tools = tools.into_iter();
-        // Room for every name at once, rather than growing the maps step by step.
-        self.names.reserve(tools.size_hint().0);
-        tools.map(|tool| self.name(tool)).collect()
-    }
-
-    /// Names `tools` again from the start, after lowering them (in any order) found that
-    /// the tools at the positions `failed` cannot be lowered, so that the names are those
-    /// [`export`] gives: a failed tool leaves its name to the tools after it. `names` holds
-    /// what [`Exporter::name_all`] gave for the same tools, and is updated; the positions
-    /// whose result changed are returned. A tool named now that was not named before is
-    /// lowered here, to learn whether it fails too.
-    pub fn name_again<'t>(
-        &mut self,
-        tools: impl IntoIterator<Item = &'t Tool>,
-        names: &mut [Result<Named, Unrepresentable>],
-        failed: &[usize],
-    ) -> Vec<usize> {
-        let mut fresh = Exporter {
-            names: NameMap::default(),
-            next: 0,
-            ..self.clone()
-        };
-        let mut changed = Vec::new();
-        for ((index, tool), before) in tools.into_iter().enumerate().zip(names.iter_mut()) {
-            let now = fresh.name(tool);
-            if let Ok(named) = &now
-                && (failed.contains(&index) || before.is_err())
-                && fresh.lower(tool, named).is_err()
-            {
-                fresh.release(tool, named);
-            }
-            if now != *before {
-                changed.push(index);
-                *before = now;
-            }
-        }
-        *self = fresh;
-        changed
-    }
-
-    /// Frees the name of `tool`, named as `named`, when it is not sent after all (its
-    /// lowering failed), so that a tool named later may take it.
-    fn release(&mut self, tool: &Tool, named: &Named) {
-        if self.names.original(&named.name) == Some(tool.name.as_str()) {
-            self.names.remove(&named.name, &tool.name);
-        }
-    }
-
-    /// The names given so far, mapped to the tools' original names.
-    pub fn names(&self) -> &NameMap {
-        &self.names
-    }
-
     /// The export of the lowered `items`, in the order they were named, with the loss
     /// `report` of all the tools: each item's JSON is built here, inside the target's
     /// envelope.
     pub fn finish(self, items: Vec<LoweredTool<'_>>, report: LossReport) -> Export {
+        let mut names = NameMap::default();
+        names.reserve(items.len());
+        for item in &items {
+            names.insert(item.name.clone(), item.tool.name.clone());
+        }
         let mut read_back = ReadBack::default();
         let items = items
             .into_iter()
@@ -373,7 +383,7 @@ impl Exporter {
             target: self.target,
             payload,
             report,
-            names: self.names,
+            names,
             read_back: Arc::new(read_back),
         }
     }
@@ -416,14 +426,11 @@ pub fn check_coherence(registry: &Registry) -> Result<(), Vec<String>> {
     }
 }
 
-fn export_name(
-    tool: &Tool,
-    rule: NameRule,
-    taken: &NameMap,
-    log: &mut LossLog<'_>,
-) -> Result<String, Unrepresentable> {
-    let name = match rule.check(&tool.name) {
-        Ok(()) => tool.name.clone(),
+/// The name `tool` is sent under: its own, or the rewrite the naming `rule` requires
+/// (logged as a loss); an error when there is nothing to rewrite.
+fn rewrite(tool: &Tool, rule: NameRule, log: &mut LossLog<'_>) -> Result<String, Unrepresentable> {
+    match rule.check(&tool.name) {
+        Ok(()) => Ok(tool.name.clone()),
         Err(problem) => {
             let Some(rewritten) = rule.rewrite(&tool.name) else {
                 return Err(log.unrepresentable("/name", "the tool has an empty name"));
@@ -436,19 +443,238 @@ fn export_name(
                     rule.label, rule.charset, rule.max_len
                 ),
             );
-            rewritten
+            Ok(rewritten)
         }
-    };
-    if let Some(other) = taken.original(&name) {
-        let reason = if other == tool.name {
-            format!("another tool is already named {name:?}")
-        } else {
-            format!(
-                "its {} name {name:?} collides with the tool {other:?}",
-                rule.label
-            )
-        };
-        return Err(log.unrepresentable("/name", reason));
     }
-    Ok(name)
+}
+
+/// Why `tool` cannot be sent as `name`, which the tool `other` before it holds.
+fn collision(
+    tool: &Tool,
+    name: &str,
+    other: &Tool,
+    rule: NameRule,
+    log: &LossLog<'_>,
+) -> Unrepresentable {
+    let reason = if other.name == tool.name {
+        format!("another tool is already named {name:?}")
+    } else {
+        format!(
+            "its {} name {name:?} collides with the tool {:?}",
+            rule.label, other.name
+        )
+    };
+    log.unrepresentable("/name", reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// The export of `tools` as defined tool by tool: each tool is named (refused when a
+    /// tool before it that is sent holds the name), then lowered, and a tool left out when
+    /// lowered frees its name for the tools after it.
+    fn one_by_one(tools: &[Tool], target: Target, options: ExportOptions) -> Export {
+        let exporter = Exporter::new(target, options).unwrap();
+        let rule = target.name_rule();
+        let mut taken: HashMap<String, &Tool> = HashMap::default();
+        let mut report = LossReport::default();
+        let mut items = Vec::new();
+        for (index, tool) in tools.iter().enumerate() {
+            let mut log = LossLog::new(&tool.name, index);
+            let named = rewrite(tool, rule, &mut log).and_then(|name| {
+                if let Some(other) = taken.get(&name) {
+                    return Err(collision(tool, &name, other, rule, &log));
+                }
+                require_object_root(tool, target.vendor(), &log)?;
+                Ok(Named {
+                    index,
+                    name,
+                    renamed: log.into_losses().pop(),
+                })
+            });
+            let named = match named {
+                Ok(named) => named,
+                Err(left_out) => {
+                    report.left_out.push(left_out);
+                    continue;
+                }
+            };
+            taken.insert(named.name.clone(), tool);
+            match exporter.lower(tool, &named) {
+                Ok(mut lowered) => {
+                    report.losses.append(&mut lowered.losses);
+                    items.push(lowered);
+                }
+                Err(left_out) => {
+                    taken.remove(&named.name);
+                    report.left_out.push(left_out);
+                }
+            }
+        }
+        exporter.finish(items, report)
+    }
+
+    fn variants() -> impl Iterator<Item = (Target, ExportOptions)> {
+        Target::ALL.into_iter().flat_map(|target| {
+            let strict = if target.has_strict_mode() {
+                &[false, true][..]
+            } else {
+                &[false][..]
+            };
+            strict
+                .iter()
+                .map(move |&strict| (target, ExportOptions { strict }))
+        })
+    }
+
+    /// Names that collide once rewritten (by every target but MCP, or by all), an empty
+    /// name, and one left alone.
+    const NAMES: [&str; 7] = ["a.b", "a_b", "a-b", "a b", "a_b", "", "plain"];
+
+    /// Input schemas every target takes, none takes (not an object), strict mode cannot
+    /// take (`false` as a property), Gemini cannot take (a reference to nothing, which it
+    /// has to inline), and deeper than any target lowers.
+    fn schema(kind: usize) -> Value {
+        match kind {
+            0 => json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+            1 => json!({"type": "array"}),
+            2 => json!({"type": "object", "properties": {"a": false}}),
+            3 => json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/none"}}}),
+            _ => {
+                let mut deep = json!({"type": "string"});
+                for _ in 0..=crate::schema::MAX_DEPTH {
+                    deep = json!({"type": "object", "properties": {"x": deep}});
+                }
+                deep
+            }
+        }
+    }
+
+    fn tools_of(picks: &[(usize, usize)]) -> Vec<Tool> {
+        picks
+            .iter()
+            .map(|&(name, kind)| Tool::new(NAMES[name], "Does it.", schema(kind)))
+            .collect()
+    }
+
+    #[test]
+    fn a_tool_left_out_when_lowered_leaves_its_name_to_the_next_one_that_asks() {
+        // `a.b` holds `a_b` until it is found unfit for strict mode; `a b` takes it, and the
+        // tools named `a_b` collide with that one.
+        let tools = tools_of(&[(0, 2), (3, 0), (1, 0), (4, 0), (2, 0)]);
+        let options = ExportOptions { strict: true };
+        let strict = export(&tools, Target::OpenAiChat, options).unwrap();
+        assert_eq!(strict, one_by_one(&tools, Target::OpenAiChat, options));
+        assert_eq!(strict.names.original("a_b"), Some("a b"));
+        assert_eq!(strict.names.original("a-b"), Some("a-b"));
+        let left_out: Vec<(&str, &str)> = strict
+            .report
+            .left_out
+            .iter()
+            .map(|u| (u.tool.as_str(), u.reason.as_str()))
+            .collect();
+        assert_eq!(left_out.len(), 3, "{left_out:#?}");
+        assert!(left_out[0].1.contains("strict"), "{left_out:#?}");
+        assert!(
+            left_out[1..]
+                .iter()
+                .all(|(_, reason)| reason.contains("collides with the tool \"a b\"")),
+            "{left_out:#?}"
+        );
+        // Without strict mode, `a.b` is sent, and keeps its name.
+        let lax = export(&tools, Target::OpenAiChat, ExportOptions::default()).unwrap();
+        assert_eq!(lax.names.original("a_b"), Some("a.b"));
+    }
+
+    #[test]
+    fn names_given_before_lowering_are_those_of_the_export_tool_by_tool() {
+        let tools = tools_of(&[(0, 3), (2, 4), (1, 2), (0, 0), (4, 1), (3, 0), (1, 0)]);
+        for (target, options) in variants() {
+            let exporter = Exporter::new(target, options).unwrap();
+            let expected = one_by_one(&tools, target, options);
+            let names = exporter.name_all(&tools);
+            // Every tool sent has the name the export gives it; every tool refused a name
+            // is left out for that reason.
+            for (tool, named) in tools.iter().zip(&names) {
+                match named {
+                    Ok(named) => {
+                        if let Ok(lowered) = exporter.lower(tool, named) {
+                            assert_eq!(
+                                expected.names.original(&lowered.name),
+                                Some(tool.name.as_str()),
+                                "{target} {options:?}"
+                            );
+                        }
+                    }
+                    Err(refused) => assert!(
+                        expected.report.left_out.contains(refused),
+                        "{target} {options:?}: {refused:?}"
+                    ),
+                }
+            }
+            assert_eq!(export(&tools, target, options).unwrap(), expected);
+        }
+    }
+
+    #[test]
+    fn the_input_schema_sits_where_the_providers_facts_say() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/catalogs/gift-shop.json"
+        );
+        let mut list: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let mut catalog: Vec<Tool> = serde_json::from_value(list["tools"].take()).unwrap();
+        catalog.push(Tool::new(
+            "bare",
+            "Takes nothing.",
+            json!({"type": "object"}),
+        ));
+        let tools: Vec<&Tool> = catalog.iter().collect();
+        for target in Target::ALL {
+            for strict in [false, true]
+                .into_iter()
+                .filter(|s| !s || target.has_strict_mode())
+            {
+                let exporter = Exporter::new(target, ExportOptions { strict }).unwrap();
+                let names = exporter.name_all(tools.iter().copied());
+                for (tool, named) in tools.iter().zip(&names) {
+                    let lowered = exporter.lower(tool, named.as_ref().unwrap()).unwrap();
+                    let whole = serde_json::to_string(&lowered.item()).unwrap();
+                    let mut text = Vec::new();
+                    let at = lowered.write_item_around_input_schema(&mut text);
+                    if let Some(at) = at {
+                        let schema = lowered.input_schema.as_deref().unwrap();
+                        text.splice(at..at, serde_json::to_vec(schema).unwrap());
+                    }
+                    assert_eq!(String::from_utf8(text).unwrap(), whole, "{target} {strict}");
+                    assert_eq!(at.is_some(), lowered.input_schema.is_some(), "{target}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the names and schemas, and whatever tools fail to lower, the names given
+        /// before lowering make the export of the tool-by-tool definition, byte for byte.
+        #[test]
+        fn exports_are_those_of_naming_tool_by_tool(
+            picks in proptest::collection::vec((0..NAMES.len(), 0..5usize), 0..12),
+        ) {
+            let tools = tools_of(&picks);
+            for (target, options) in variants() {
+                let expected = one_by_one(&tools, target, options);
+                let planned = export(&tools, target, options).unwrap();
+                prop_assert_eq!(
+                    serde_json::to_string(&planned.payload).unwrap(),
+                    serde_json::to_string(&expected.payload).unwrap()
+                );
+                prop_assert_eq!(planned, expected);
+            }
+        }
+    }
 }

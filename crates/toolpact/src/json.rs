@@ -46,6 +46,59 @@ pub fn json_type(value: &Value) -> &'static str {
     }
 }
 
+/// Writes `value` into `out` as compact JSON, byte for byte as `serde_json` writes it, except
+/// for the value at `pointer` inside it, which is left out: returns the offset in `out` where
+/// that value's JSON belongs, or `None` (having written the whole value) when `pointer` names
+/// nothing in `value`. For a reader that has the inner value already and wants the text
+/// around it, without writing the inner value again.
+pub fn write_around(value: &Value, pointer: &str, out: &mut Vec<u8>) -> Option<usize> {
+    match value.pointer(pointer) {
+        Some(inner) => write_without(value, inner, out),
+        None => {
+            write_without(value, &Value::Null, out);
+            None
+        }
+    }
+}
+
+/// Writes `value` as compact JSON, but for `hole`, a value inside it found by its address:
+/// returns where `hole` would have been.
+fn write_without(value: &Value, hole: &Value, out: &mut Vec<u8>) -> Option<usize> {
+    if std::ptr::eq(value, hole) {
+        return Some(out.len());
+    }
+    let mut at = None;
+    match value {
+        Value::Object(map) => {
+            out.push(b'{');
+            for (k, (key, value)) in map.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                // Writing to a Vec cannot fail, nor can writing a string or a number.
+                let _ = serde_json::to_writer(&mut *out, key);
+                out.push(b':');
+                at = at.or(write_without(value, hole, out));
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                at = at.or(write_without(item, hole, out));
+            }
+            out.push(b']');
+        }
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
+    }
+    at
+}
+
 /// A JSON type with its article, for messages: "an array", "a string".
 pub(crate) fn a_type(value: &Value) -> String {
     let name = json_type(value);
@@ -68,5 +121,33 @@ mod tests {
         }
         assert_eq!(child_pointer("/properties", "a/b~c"), "/properties/a~1b~0c");
         assert_eq!(unescape_token("~01"), "~1");
+    }
+
+    #[test]
+    fn the_text_around_an_inner_value_is_serde_jsons_without_it() {
+        let value = serde_json::json!({
+            "name": "a \"b\" é",
+            "function": {"parameters": {"type": "object", "n": [1, 2.5, null]}, "strict": true},
+            "tail": [{"x": "y"}]
+        });
+        let whole = serde_json::to_string(&value).unwrap();
+        for pointer in [
+            "",
+            "/name",
+            "/function/parameters",
+            "/function/parameters/n/1",
+            "/tail/0",
+        ] {
+            let mut out = Vec::new();
+            let at = write_around(&value, pointer, &mut out).unwrap();
+            let inner = serde_json::to_string(value.pointer(pointer).unwrap()).unwrap();
+            let mut joined = out[..at].to_vec();
+            joined.extend_from_slice(inner.as_bytes());
+            joined.extend_from_slice(&out[at..]);
+            assert_eq!(String::from_utf8(joined).unwrap(), whole, "{pointer}");
+        }
+        let mut out = Vec::new();
+        assert_eq!(write_around(&value, "/nothing", &mut out), None);
+        assert_eq!(out, whole.as_bytes());
     }
 }

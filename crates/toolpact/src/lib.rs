@@ -58,7 +58,7 @@ pub use conversation::{
 pub use diff::{Change, ChangeClass, ChangeKind, Diff, TextChange, WordChange, WordOp, diff};
 pub use dispatch::{
     Checked, DispatchOptions, Dispatched, LATEST_MCP_VERSION, Outcome, check_call, dispatch,
-    dispatch_blocking, dispatch_owned, render, render_mcp,
+    dispatch_blocking, dispatch_owned, render,
 };
 pub use export::{
     Export, ExportError, Exporter, LoweredTool, Named, ReadBack, check_coherence, export,
@@ -67,7 +67,9 @@ pub use handler::{CallContext, Cancellation, Handler, ToolError};
 pub use lock::{LOCK_KEY, LOCK_VERSION, LockError, LockFile, LockedTool, is_lock_document};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
 pub use lower::{Inverse, ReadBackStep, SourceMap};
-pub use provider::{DescriptionCap, ExportOptions, Limits, StrictLimits, Target, UnknownTarget};
+pub use provider::{
+    DescriptionCap, ExportOptions, Limits, RenderOptions, StrictLimits, Target, UnknownTarget,
+};
 pub use registry::{CompiledSchema, Registered, Registry, RegistryError, SchemaProblem};
 pub use repair::Repair;
 pub use request::{

@@ -276,12 +276,6 @@ impl NameMap {
         self.exported_to_original.reserve(more);
     }
 
-    /// Forgets that `original` was exported as `exported`.
-    pub(crate) fn remove(&mut self, exported: &str, original: &str) {
-        self.exported_to_original.remove(exported);
-        self.original_to_exported.remove(original);
-    }
-
     /// Pairs `(exported, original)` where the two differ, sorted by exported name.
     pub fn renamed(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut pairs: Vec<(&str, &str)> = self

@@ -17,7 +17,7 @@ use crate::export::{ExportError, ReadBack, export};
 use crate::loss::{LossKind, LossReport};
 use crate::name::NameMap;
 use crate::provider::table::provider;
-use crate::provider::{ExportOptions, Target};
+use crate::provider::{ExportOptions, RenderOptions, Target};
 use crate::result::ToolResult;
 use crate::tool::Tool;
 use serde::Serialize;
@@ -435,7 +435,7 @@ fn turns<'a>(
                     name: exported(&call.name),
                     arguments: Ok(Value::Null),
                 };
-                rendered.push(render(&call, result));
+                rendered.push(render(&call, result, RenderOptions::default()));
             }
             if !rendered.is_empty() {
                 turns.push(Turn::Results(rendered));

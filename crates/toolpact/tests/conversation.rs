@@ -174,14 +174,14 @@ fn gemini_calls_without_ids_get_ids_made_from_their_place() {
     // Nor does a result rendered on its own, while a real Gemini id is echoed.
     let result = toolpact::ToolResult::text("ok");
     for call in &reply.calls {
-        let part = toolpact::render(call, &result);
+        let part = toolpact::render(call, &result, toolpact::RenderOptions::default());
         assert_eq!(part["functionResponse"]["name"], "suggest_gifts");
         assert!(part["functionResponse"].get("id").is_none(), "{part}");
     }
     let mut real = reply.calls[0].clone();
     real.id = Some("7ngq2f9c".to_owned());
     assert_eq!(
-        toolpact::render(&real, &result)["functionResponse"]["id"],
+        toolpact::render(&real, &result, toolpact::RenderOptions::default())["functionResponse"]["id"],
         "7ngq2f9c"
     );
     // Sent to another provider, they are ordinary ids.

@@ -273,30 +273,20 @@ fn tools_lowered_one_by_one_in_any_order_are_what_export_sends() {
     for (target, strict) in variants() {
         let options = ExportOptions { strict };
         let whole = export(&tools, target, options).unwrap();
-        let mut exporter = toolpact::Exporter::new(target, options).unwrap();
-        let mut names = exporter.name_all(&tools);
-        // Lowered last tool first: each tool's lowering depends on no other.
-        let lower_all = |exporter: &toolpact::Exporter, names: &[Result<_, _>]| {
-            let mut lowered: Vec<_> = tools
-                .iter()
-                .zip(names)
-                .rev()
-                .map(|(tool, named)| match named {
-                    Ok(named) => exporter.lower(tool, named),
-                    Err(left_out) => Err(toolpact::Unrepresentable::clone(left_out)),
-                })
-                .collect();
-            lowered.reverse();
-            lowered
-        };
-        let mut lowered = lower_all(&exporter, &names);
-        let failed: Vec<usize> = (0..tools.len())
-            .filter(|&i| names[i].is_ok() && lowered[i].is_err())
+        let exporter = toolpact::Exporter::new(target, options).unwrap();
+        let names = exporter.name_all(&tools);
+        // Lowered last tool first: each tool's lowering depends on no other, and its name
+        // is final before any tool is lowered.
+        let mut lowered: Vec<_> = tools
+            .iter()
+            .zip(&names)
+            .rev()
+            .map(|(tool, named)| match named {
+                Ok(named) => exporter.lower(tool, named),
+                Err(left_out) => Err(left_out.clone()),
+            })
             .collect();
-        if !failed.is_empty() {
-            exporter.name_again(&tools, &mut names, &failed);
-            lowered = lower_all(&exporter, &names);
-        }
+        lowered.reverse();
         // The input schema is borrowed, not copied, exactly where the target sends it as
         // written.
         let mut shared = 0;

@@ -712,9 +712,8 @@ fn every_lowered_value_is_read_back_or_refused_where_the_report_says() {
                     continue;
                 }
                 let export = export([tool], target, ExportOptions { strict }).unwrap();
-                let mut exporter =
-                    toolpact::Exporter::new(target, ExportOptions { strict }).unwrap();
-                let Ok(named) = exporter.name(tool) else {
+                let exporter = toolpact::Exporter::new(target, ExportOptions { strict }).unwrap();
+                let Some(Ok(named)) = exporter.name_all([tool]).pop() else {
                     continue;
                 };
                 let Ok(lowered) = exporter.lower(tool, &named) else {

@@ -86,75 +86,75 @@ impl TokenCounter {
         if serde_json::to_writer(&mut *buffer, value).is_err() {
             return 0;
         }
-        // serde_json writes UTF-8; the check is cheap next to the counting.
-        std::str::from_utf8(buffer).map_or(0, |text| self.count(text))
+        self.count_json_text(buffer)
     }
 
-    /// How many tokens the compact JSON of `value` is, where `holder` — a value inside it —
-    /// may be `shared` as written: then it is not written again, and only the text around
-    /// its inside is counted (its inside once for all the values it is found in). Any other
-    /// `holder` is counted apart too, its inside found among those already counted when
-    /// it recurs.
+    /// How many tokens the compact JSON of `value` is, where the value at `holder` — a
+    /// pointer into it — may be `shared` as written: then it is not written again, and only
+    /// the text around its inside is counted (its inside once for all the values it is found
+    /// in). Any other value there is counted apart too, its inside found among those already
+    /// counted when it recurs.
     #[cfg(test)]
     pub(crate) fn count_json_with(
         &mut self,
         value: &Value,
-        holder: Option<&Value>,
+        holder: Option<&str>,
         shared: &mut Shared<'_>,
         buffer: &mut Vec<u8>,
     ) -> usize {
-        match holder {
-            Some(holder) => self.count_json_holding(value, holder, holder, shared, buffer),
+        let Some(inner) = holder.and_then(|at| value.pointer(at)) else {
+            return self.count_json(value, buffer);
+        };
+        buffer.clear();
+        match holder.and_then(|at| toolpact::json::write_around(value, at, buffer)) {
+            Some(at) => self.count_json_holding(buffer, at, inner, shared),
             None => self.count_json(value, buffer),
         }
     }
 
-    /// How many tokens the compact JSON of `value` is once `holder` is written at the place
-    /// of `hole`, a stand-in inside `value`: counted as [`TokenCounter::count_json_with`]
-    /// counts a `holder` that sits in the value itself.
+    /// How many tokens `text` is once `holder` is written at `at`: the compact JSON of a
+    /// value around one inside it, as [`toolpact::json::write_around`] writes it. When
+    /// `holder` is the `shared` value as written, its inside is counted once for all the
+    /// texts it is found in; any other `holder` is counted apart too, its inside found among
+    /// those already counted when it recurs.
     pub(crate) fn count_json_holding(
         &mut self,
-        value: &Value,
-        hole: &Value,
+        text: &[u8],
+        at: usize,
         holder: &Value,
         shared: &mut Shared<'_>,
-        buffer: &mut Vec<u8>,
     ) -> usize {
         if same(holder, shared.value) {
-            self.count_json_around(value, hole, shared, buffer)
+            self.count_json_around(text, at, shared)
         } else {
             // A value of its own (a schema the target rewrote): still counted apart, so that
             // its inside is found among those counted before when tools repeat it.
-            self.count_json_around(value, hole, &mut Shared::new(holder), buffer)
+            self.count_json_around(text, at, &mut Shared::new(holder))
         }
     }
 
-    /// How many tokens the compact JSON of `value` is once `shared` is written at the place
-    /// of `hole`, a value inside it (the `null` an export leaves where it sends a tool's
-    /// input schema as written, or a copy of the shared value).
+    /// How many tokens `text` is once `shared` is written at `at`: the compact JSON of a
+    /// value around the shared one, as [`toolpact::json::write_around`] writes it.
     pub(crate) fn count_json_around(
         &mut self,
-        value: &Value,
-        hole: &Value,
+        text: &[u8],
+        at: usize,
         shared: &mut Shared<'_>,
-        buffer: &mut Vec<u8>,
     ) -> usize {
-        buffer.clear();
-        let Some(at) = write_without(value, hole, buffer) else {
-            // `hole` is not inside `value`: `value` is the whole text.
-            return self.count_json(value, buffer);
+        let (Some(before), Some(after)) = (text.get(..at), text.get(at..)) else {
+            return 0;
         };
-        // The text is `buffer[..at]`, the shared JSON, then `buffer[at..]`: cut it at the two
-        // ends of the inside, and count what is before the cut and what is after it.
+        // The text is `before`, the shared JSON, then `after`: cut it at the two ends of the
+        // inside, and count what is before the cut and what is after it.
         let mut around = std::mem::take(&mut self.around);
         around.clear();
-        around.extend_from_slice(&buffer[..at]);
+        around.extend_from_slice(before);
         let counted = match shared.inside {
             Some((first, last)) => {
                 around.extend_from_slice(&shared.json[..first]);
                 let cut = around.len();
                 around.extend_from_slice(&shared.json[last..]);
-                around.extend_from_slice(&buffer[at..]);
+                around.extend_from_slice(after);
                 // The cuts fall on ASCII bytes, so each part is UTF-8.
                 let parts = (
                     std::str::from_utf8(&around[..cut]),
@@ -179,11 +179,17 @@ impl TokenCounter {
             // No inside to count apart (a tiny value): the whole text, written out.
             around.truncate(at);
             around.extend_from_slice(&shared.json);
-            around.extend_from_slice(&buffer[at..]);
+            around.extend_from_slice(after);
             std::str::from_utf8(&around).map_or(0, |text| self.count(text))
         });
         self.around = around;
         n
+    }
+
+    /// How many tokens `text`, compact JSON as `serde_json` writes it, is.
+    pub(crate) fn count_json_text(&mut self, text: &[u8]) -> usize {
+        // serde_json writes UTF-8; the check is cheap next to the counting.
+        std::str::from_utf8(text).map_or(0, |text| self.count(text))
     }
 
     /// How many tokens the inside of a shared value is, remembered: the same schema recurs
@@ -303,44 +309,6 @@ fn same(a: &Value, b: &Value) -> bool {
         }
         _ => a == b,
     }
-}
-
-/// Writes `value` as compact JSON, exactly as `serde_json` does, but for the value at the
-/// address of `hole`, which is left out: returns where it would have been.
-fn write_without(value: &Value, hole: &Value, out: &mut Vec<u8>) -> Option<usize> {
-    if std::ptr::eq(value, hole) {
-        return Some(out.len());
-    }
-    let mut at = None;
-    match value {
-        Value::Object(map) => {
-            out.push(b'{');
-            for (k, (key, value)) in map.iter().enumerate() {
-                if k > 0 {
-                    out.push(b',');
-                }
-                // Writing to a Vec cannot fail, nor can writing a string or a number.
-                let _ = serde_json::to_writer(&mut *out, key);
-                out.push(b':');
-                at = at.or(write_without(value, hole, out));
-            }
-            out.push(b'}');
-        }
-        Value::Array(items) => {
-            out.push(b'[');
-            for (k, item) in items.iter().enumerate() {
-                if k > 0 {
-                    out.push(b',');
-                }
-                at = at.or(write_without(item, hole, out));
-            }
-            out.push(b']');
-        }
-        other => {
-            let _ = serde_json::to_writer(&mut *out, other);
-        }
-    }
-    at
 }
 
 /// Calls `f` with each piece of `text`, cut before every byte where `cut(bytes, i)` holds.
@@ -494,15 +462,19 @@ mod tests {
                     for (item, tool) in items.iter().zip(catalog.tools()) {
                         let mut shared = Shared::new(&tool.input_schema);
                         let holder = [
-                            "parameters",
-                            "input_schema",
-                            "inputSchema",
-                            "parametersJsonSchema",
+                            "/parameters",
+                            "/input_schema",
+                            "/inputSchema",
+                            "/parametersJsonSchema",
+                            "/function/parameters",
                         ]
                         .into_iter()
-                        .find_map(|key| item.get("function").unwrap_or(item).get(key));
+                        .find(|at| item.pointer(at).is_some());
                         let want = bpe.count_ordinary(&item.to_string());
-                        if holder.is_some_and(|h| same(h, &tool.input_schema)) {
+                        if holder
+                            .and_then(|at| item.pointer(at))
+                            .is_some_and(|h| same(h, &tool.input_schema))
+                        {
                             found += 1;
                         }
                         let mut count =
@@ -541,26 +513,25 @@ mod tests {
             let mut shared = Shared::new(&inner);
             let mut buffer = Vec::new();
             let want = bpe.count_ordinary(&whole.to_string());
-            let holder = whole.get("schema").or_else(|| whole.get(1));
-            proptest::prop_assert_eq!(counter.count_json_with(&whole, holder, &mut shared, &mut buffer), want);
+            let holder = if after.is_some() { "/schema" } else { "/1" };
+            proptest::prop_assert_eq!(counter.count_json_with(&whole, Some(holder), &mut shared, &mut buffer), want);
             proptest::prop_assert_eq!(counter.count_json_with(&whole, None, &mut shared, &mut buffer), want);
             // A holder that is not the shared value is counted apart, as exactly.
             let unrelated = serde_json::json!({"before": before});
             let mut other = Shared::new(&unrelated);
-            proptest::prop_assert_eq!(counter.count_json_with(&whole, holder, &mut other, &mut buffer), want);
-            proptest::prop_assert_eq!(counter.count_json_with(&inner, Some(&inner), &mut shared, &mut buffer), bpe.count_ordinary(&inner.to_string()));
-            // With `null` where the shared value is sent, as an export that shares it leaves.
+            proptest::prop_assert_eq!(counter.count_json_with(&whole, Some(holder), &mut other, &mut buffer), want);
+            proptest::prop_assert_eq!(counter.count_json_with(&inner, Some(""), &mut shared, &mut buffer), bpe.count_ordinary(&inner.to_string()));
+            // Around `null` where the shared value is sent, as an export writes an item
+            // around its input schema.
             let lean = match &after {
                 Some(after) => serde_json::json!({"before": before, "schema": null, "after": after}),
                 None => serde_json::json!([before, null]),
             };
-            let hole = lean.get("schema").or_else(|| lean.get(1)).expect("the hole is there");
-            proptest::prop_assert_eq!(counter.count_json_around(&lean, hole, &mut shared, &mut buffer), want);
+            let mut text = Vec::new();
+            let at = toolpact::json::write_around(&lean, holder, &mut text).expect("the hole is there");
+            proptest::prop_assert_eq!(counter.count_json_around(&text, at, &mut shared), want);
             let mut fresh = Shared::new(&inner);
-            proptest::prop_assert_eq!(counter.count_json_around(&lean, hole, &mut fresh, &mut buffer), want);
-            let mut written = Vec::new();
-            proptest::prop_assert_eq!(write_without(&whole, &serde_json::Value::Null, &mut written), None);
-            proptest::prop_assert_eq!(written, serde_json::to_vec(&whole).unwrap_or_default());
+            proptest::prop_assert_eq!(counter.count_json_around(&text, at, &mut fresh), want);
         }
 
         /// Any mix of letters, digits, punctuation, quotes, apostrophes, whitespace and

@@ -68,8 +68,9 @@ impl Exports {
 
     /// Names every tool of `catalog` for every export, one export per thread when `threads`
     /// is more than one. Names depend on the tools before (a rewritten name must not take an
-    /// earlier tool's), so each export names the whole catalog in order; lowering, which
-    /// [`Exports::block`] does, is then independent tool by tool.
+    /// earlier tool's), so each export names the whole catalog in order, as
+    /// `toolpact convert` does; lowering, which [`Exports::block`] does, is then independent
+    /// tool by tool.
     pub(crate) fn name_tools(&mut self, catalog: &Catalog, threads: usize) {
         let name_all = |slot: &mut ExportSlot| slot.names = slot.exporter.name_all(catalog.tools());
         if threads <= 1 || self.slots.len() <= 1 {
@@ -84,38 +85,12 @@ impl Exports {
         });
     }
 
-    /// Names the tools again for the exports whose lowering failed for some named tools
-    /// (`failed[export]`, as [`BlockExport::failed`] lists them), so that a tool left out
-    /// leaves its name to the tools after it, as in `toolpact convert`. Returns the
-    /// positions of the tools whose name changed, for every export.
-    pub(crate) fn name_again(&mut self, catalog: &Catalog, failed: &[Vec<usize>]) -> Vec<usize> {
-        let mut changed = Vec::new();
-        for (slot, failed) in self.slots.iter_mut().zip(failed) {
-            if !failed.is_empty() {
-                changed.extend(
-                    slot.exporter
-                        .name_again(catalog.tools(), &mut slot.names, failed),
-                );
-            }
-        }
-        changed.sort_unstable();
-        changed.dedup();
-        changed
-    }
-
     /// Takes every tool's name for every export out, for the engine to free once every block
     /// was read: blocks can no longer be lowered after this.
-    pub(crate) fn take_names(&mut self) -> Vec<(Exporter, Vec<Result<Named, Unrepresentable>>)> {
+    pub(crate) fn take_names(&mut self) -> Vec<Vec<Result<Named, Unrepresentable>>> {
         self.slots
             .iter_mut()
-            .filter_map(|slot| {
-                let options = ExportOptions {
-                    strict: slot.strict,
-                };
-                let fresh = Exporter::new(slot.target, options).ok()?;
-                let exporter = std::mem::replace(&mut slot.exporter, fresh);
-                Some((exporter, std::mem::take(&mut slot.names)))
-            })
+            .map(|slot| std::mem::take(&mut slot.names))
             .collect()
     }
 
@@ -133,7 +108,6 @@ impl Exports {
             .map(|slot| {
                 let mut lowered = Vec::with_capacity(range.len());
                 let mut left_out = Vec::new();
-                let mut failed = Vec::new();
                 for index in range.clone() {
                     let (Some(entry), Some(named)) =
                         (catalog.entries.get(index), slot.names.get(index))
@@ -149,10 +123,7 @@ impl Exports {
                     };
                     match slot.exporter.lower(&entry.tool, named) {
                         Ok(item) => lowered.push((index, item)),
-                        Err(unrepresentable) => {
-                            failed.push(index);
-                            left_out.push(unrepresentable);
-                        }
+                        Err(unrepresentable) => left_out.push(unrepresentable),
                     }
                 }
                 BlockExport {
@@ -160,7 +131,6 @@ impl Exports {
                     strict: slot.strict,
                     lowered,
                     left_out,
-                    failed,
                 }
             })
             .collect();
@@ -169,18 +139,6 @@ impl Exports {
             exports,
             scratch,
         }
-    }
-}
-
-/// The place of the input schema in a payload item of `target` (`parameters`,
-/// `function.parameters`, `input_schema`, `parametersJsonSchema`, `inputSchema`).
-pub(crate) fn input_schema_in(item: &Value, target: Target) -> Option<&Value> {
-    match target {
-        Target::Mcp => item.get("inputSchema"),
-        Target::OpenAiResponses | Target::Gemini => item.get("parameters"),
-        Target::OpenAiChat => item.get("function")?.get("parameters"),
-        Target::Anthropic => item.get("input_schema"),
-        Target::GeminiJson => item.get("parametersJsonSchema"),
     }
 }
 
@@ -223,9 +181,6 @@ pub struct BlockExport<'c> {
     pub strict: bool,
     lowered: Vec<(usize, LoweredTool<'c>)>,
     left_out: Vec<Unrepresentable>,
-    /// The named tools whose lowering failed: they hold a name they should leave to the
-    /// tools after them (see [`Exports::name_again`]).
-    pub(crate) failed: Vec<usize>,
 }
 
 impl BlockExport<'_> {

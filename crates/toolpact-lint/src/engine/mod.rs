@@ -12,7 +12,7 @@ pub(crate) mod scratch;
 pub(crate) mod sort;
 
 use crate::context::{Context, ToolView};
-use crate::engine::blocks::{BLOCK, block_range};
+use crate::engine::blocks::block_range;
 use crate::engine::plan::{Plan, Task};
 use crate::engine::scratch::Scratch;
 use crate::finding::{Finding, Report, Summary, Violation, sort_findings};
@@ -27,8 +27,6 @@ struct BlockDone {
     violations: Vec<Vec<Violation>>,
     /// One part per rule that reads exports.
     parts: Vec<Part>,
-    /// For each export, the named tools whose lowering failed.
-    failed: Vec<Vec<usize>>,
 }
 
 /// What a worker made of one task.
@@ -43,18 +41,16 @@ fn gather_block(
     readers: &[(usize, &dyn ReadsExports)],
     n: usize,
     scratch: &Scratch,
-) -> (Vec<Part>, Vec<Vec<usize>>) {
+) -> Vec<Part> {
     if readers.is_empty() {
-        return (Vec::new(), Vec::new());
+        return Vec::new();
     }
     let range = block_range(cx.catalog.len(), n);
     let block = cx.exports().block(cx.catalog, range, scratch);
-    let parts = readers
+    readers
         .iter()
         .map(|(_, reader)| reader.gather(cx, &block))
-        .collect();
-    let failed = block.exports.into_iter().map(|e| e.failed).collect();
-    (parts, failed)
+        .collect()
 }
 
 /// Checks the `n`th block: each tool with every rule that checks one tool at a time, then
@@ -70,12 +66,11 @@ fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -
             rule.check_tool(cx, &view, out);
         }
     }
-    let (parts, failed) = gather_block(cx, &plan.readers, n, scratch);
+    let parts = gather_block(cx, &plan.readers, n, scratch);
     BlockDone {
         n,
         violations,
         parts,
-        failed,
     }
 }
 
@@ -113,30 +108,6 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
         }
     }
     blocks.sort_by_key(|block| block.n);
-    let mut failed: Vec<Vec<usize>> = cx.export_targets().map(|_| Vec::new()).collect();
-    for block in &mut blocks {
-        for (all, some) in failed.iter_mut().zip(std::mem::take(&mut block.failed)) {
-            all.extend(some);
-        }
-    }
-    if failed.iter().any(|f| !f.is_empty()) {
-        // Rare: a tool named before it was found to fail lowering kept a name from a tool
-        // after it. Name again, and read again the blocks whose names changed.
-        failed.iter_mut().for_each(|f| f.sort_unstable());
-        let mut changed: Vec<usize> = cx
-            .exports_mut()
-            .name_again(catalog, &failed)
-            .into_iter()
-            .map(|tool| tool / BLOCK)
-            .collect();
-        changed.dedup();
-        let scratch = Scratch::default();
-        for n in changed {
-            if let Some(block) = blocks.get_mut(n) {
-                block.parts = gather_block(&cx, &plan.readers, n, &scratch).0;
-            }
-        }
-    }
     // Every block was read: the names of a large catalog take a while to free, so they are
     // freed beside the work that is left.
     let names = cx.exports_mut().take_names();

@@ -181,8 +181,8 @@ mod walker_tests {
     }
 
     fn lowered(tool: &Tool, target: Target, strict: bool) -> LoweredTool<'_> {
-        let mut exporter = Exporter::new(target, ExportOptions { strict }).unwrap();
-        let named = exporter.name(tool).unwrap();
+        let exporter = Exporter::new(target, ExportOptions { strict }).unwrap();
+        let named = exporter.name_all([tool]).pop().unwrap().unwrap();
         exporter.lower(tool, &named).unwrap()
     }
 

@@ -11,7 +11,7 @@ use crate::exchange::request::{Parts, Unsupported};
 use crate::exchange::response::{ReplyReader, ResponseError, StopReason};
 use crate::loss::{LossLog, Unrepresentable};
 use crate::lower::{Inverse, SourceMap};
-use crate::provider::{ExportOptions, ImportedTool};
+use crate::provider::{ExportOptions, ImportedTool, RenderOptions};
 use crate::result::ToolResult;
 use crate::tool::Tool;
 use serde_json::{Map, Value};
@@ -75,7 +75,13 @@ pub(crate) trait Provider: Sync {
     fn parse_call(&self, call: &Map<String, Value>, pointer: &str) -> Result<ToolCall, CallError>;
 
     /// A result in the target's shape, answering the call `id` to the tool `name`.
-    fn render_result(&self, id: Option<&str>, name: &str, result: &ToolResult) -> Value;
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        name: &str,
+        result: &ToolResult,
+        options: RenderOptions<'_>,
+    ) -> Value;
 
     /// The target as a model API, or `None` (MCP) when requests are not built for it.
     fn model_api(&self) -> Option<&dyn ModelApi>;

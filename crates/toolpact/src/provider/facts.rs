@@ -13,6 +13,8 @@ pub(crate) struct Facts {
     pub vendor: &'static str,
     /// The rule tool names must meet.
     pub name_rule: NameRule,
+    /// Where a tool's input schema sits in its payload item, as a JSON pointer into the item.
+    pub input_schema_at: &'static str,
     /// The limits the provider documents or was seen to enforce.
     pub limits: Limits,
     /// Whether a call sends its arguments as a JSON string (OpenAI) rather than an object.

@@ -33,6 +33,7 @@ use std::str::FromStr;
 /// A provider format toolpact writes, and reads: each names one provider's descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Target {
     /// MCP `tools/list` result: `{"tools": [...]}`.
     Mcp,
@@ -179,6 +180,23 @@ impl clap::ValueEnum for Target {
 pub struct ExportOptions {
     /// Lower to the provider's strict subset and mark each tool strict (OpenAI, Anthropic).
     pub strict: bool,
+}
+
+/// How [`render`](crate::render) writes a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions<'a> {
+    /// The MCP protocol version the result is for, the one a server negotiated with its
+    /// client: a `CallToolResult` carries `resultType` from 2026-07-28 on. The other targets
+    /// have one shape. [`LATEST_MCP_VERSION`](crate::LATEST_MCP_VERSION) unless set.
+    pub mcp_version: &'a str,
+}
+
+impl Default for RenderOptions<'_> {
+    fn default() -> Self {
+        RenderOptions {
+            mcp_version: mcp::LATEST_MCP_VERSION,
+        }
+    }
 }
 
 /// Every target requires an object at the root of the input schema.

@@ -22,8 +22,8 @@ pub(crate) fn provider(target: Target) -> &'static dyn Provider {
 #[cfg(test)]
 mod tests {
     use crate::{
-        Catalog, Conversation, ExportOptions, RequestOptions, Target, ToolResult, build_request,
-        export, parse_call, push_response, render,
+        Catalog, Conversation, ExportOptions, RenderOptions, RequestOptions, Target, ToolResult,
+        build_request, export, parse_call, push_response, render,
     };
     use serde_json::{Value, json};
     use std::path::{Path, PathBuf};
@@ -69,10 +69,15 @@ mod tests {
                 let call = parse_call(&json!({"name": "t", "arguments": {}}), Some(target), "");
                 let call = call.unwrap();
                 assert_eq!(call.format, target, "{target}");
-                assert!(
-                    render(&call, &ToolResult::text("the result of the call"))["content"]
-                        .is_array()
-                );
+                let result = ToolResult::text("the result of the call");
+                let latest = render(&call, &result, RenderOptions::default());
+                assert!(latest["content"].is_array(), "{target}");
+                assert_eq!(latest["resultType"], "complete", "{target}");
+                // The shape of the protocol version a server negotiated.
+                let older = RenderOptions {
+                    mcp_version: "2025-06-18",
+                };
+                assert_eq!(render(&call, &result, older).get("resultType"), None);
                 continue;
             }
             let export = export(catalog.tools(), target, ExportOptions::default()).unwrap();
@@ -88,7 +93,12 @@ mod tests {
             for call in &reply.calls {
                 assert_eq!(call.format, target.input_format(), "{target}");
                 assert!(
-                    render(call, &ToolResult::text("the result of the call")).is_object(),
+                    render(
+                        call,
+                        &ToolResult::text("the result of the call"),
+                        RenderOptions::default()
+                    )
+                    .is_object(),
                     "{target}"
                 );
                 conversation.push_result(

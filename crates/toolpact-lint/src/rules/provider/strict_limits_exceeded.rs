@@ -186,7 +186,7 @@ impl ReadsExports for StrictLimitsExceeded {
                         }
                     }
                 }
-                Target::Mcp | Target::Gemini | Target::GeminiJson => {}
+                _ => {}
             }
         }
         let openai = openai

@@ -1,11 +1,10 @@
 use crate::analysis::message::thousands;
 use crate::analysis::tokens::{Shared, TokenCounter};
 use crate::context::Context;
-use crate::engine::blocks::{Block, Sent, export_label, input_schema_in};
+use crate::engine::blocks::{Block, Sent, export_label};
 use crate::finding::Violation;
 use crate::meta::{RuleMeta, RuleOption};
 use crate::rule::{Part, ReadsExports, Rule, declare_rule, parts_of};
-use serde_json::Value;
 
 declare_rule! {
     /// ## What it does
@@ -102,19 +101,19 @@ fn count_block(
         let mut schema = Shared::new(&entry.tool.input_schema);
         for (column, counts) in columns.iter().zip(out.iter_mut()) {
             counts.push(column[i].map(|sent| {
-                // The item is written with a stand-in where the input schema goes, so that
-                // no copy of the schema is made: its text is the schema's.
+                // The item is written around its input schema, so that no copy of the
+                // schema is made: its text is the schema's.
                 let lowered = sent.lowered;
-                let stand_in = lowered.input_schema.as_ref().map(|_| Value::Null);
-                let item = lowered.item_with_input_schema(stand_in);
-                match (input_schema_in(&item, lowered.target), sent.input_schema()) {
-                    (Some(hole), Some(_)) if lowered.input_schema_as_written() => {
-                        counter.count_json_around(&item, hole, &mut schema, &mut buffer)
+                buffer.clear();
+                let at = lowered.write_item_around_input_schema(&mut buffer);
+                match (at, sent.input_schema()) {
+                    (Some(at), Some(_)) if lowered.input_schema_as_written() => {
+                        counter.count_json_around(&buffer, at, &mut schema)
                     }
-                    (Some(hole), Some(input)) => {
-                        counter.count_json_holding(&item, hole, input, &mut schema, &mut buffer)
+                    (Some(at), Some(input)) => {
+                        counter.count_json_holding(&buffer, at, input, &mut schema)
                     }
-                    _ => counter.count_json(&item, &mut buffer),
+                    _ => counter.count_json_text(&buffer),
                 }
             }));
         }

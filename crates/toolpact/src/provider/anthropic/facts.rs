@@ -8,6 +8,7 @@ pub(crate) const FACTS: Facts = Facts {
     name: "anthropic",
     vendor: "Anthropic",
     name_rule: name::ANTHROPIC,
+    input_schema_at: "/input_schema",
     limits: Limits {
         // Where Claude Code cuts an MCP tool's description (`docs/providers.md#claude-code`).
         description: Some(DescriptionCap {

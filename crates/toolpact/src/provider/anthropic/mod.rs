@@ -55,6 +55,7 @@ impl Provider for Anthropic {
         id: Option<&str>,
         _name: &str,
         result: &crate::result::ToolResult,
+        _options: crate::provider::RenderOptions<'_>,
     ) -> Value {
         render_result(id.unwrap_or_default(), result)
     }

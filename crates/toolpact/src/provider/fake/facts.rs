@@ -8,6 +8,7 @@ pub(crate) const FACTS: Facts = Facts {
     name: "fake",
     vendor: "Fake",
     name_rule: name::MCP,
+    input_schema_at: "/fake/schema",
     limits: Limits {
         description: None,
         tools: None,

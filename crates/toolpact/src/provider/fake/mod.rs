@@ -16,8 +16,8 @@ use crate::exchange::response::{ReplyReader, ResponseError, StopKind, StopReason
 use crate::loss::{LossLog, Unrepresentable};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
 use crate::provider::{
-    ExportOptions, ImportedTool, ItemError, Target, drop_unplaced, object, optional_string,
-    require_object_root,
+    ExportOptions, ImportedTool, ItemError, RenderOptions, Target, drop_unplaced, object,
+    optional_string, require_object_root,
 };
 use crate::result::ToolResult;
 use crate::tool::Tool;
@@ -93,7 +93,13 @@ impl Provider for Fake {
         })
     }
 
-    fn render_result(&self, id: Option<&str>, _name: &str, result: &ToolResult) -> Value {
+    fn render_result(
+        &self,
+        id: Option<&str>,
+        _name: &str,
+        result: &ToolResult,
+        _options: RenderOptions<'_>,
+    ) -> Value {
         json!({ "fakeResult": {
             "id": id,
             "text": result.text_content(),

@@ -63,6 +63,7 @@ impl Provider for Parameters {
         id: Option<&str>,
         name: &str,
         result: &crate::result::ToolResult,
+        _options: crate::provider::RenderOptions<'_>,
     ) -> Value {
         render_result(
             id.filter(|id| !crate::exchange::response::is_made_up_gemini_id(id)),
@@ -142,8 +143,9 @@ impl Provider for JsonSchema {
         id: Option<&str>,
         name: &str,
         result: &crate::result::ToolResult,
+        options: crate::provider::RenderOptions<'_>,
     ) -> Value {
-        Parameters.render_result(id, name, result)
+        Parameters.render_result(id, name, result, options)
     }
 
     fn model_api(&self) -> Option<&dyn ModelApi> {

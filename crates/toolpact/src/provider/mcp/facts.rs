@@ -8,6 +8,7 @@ pub(crate) const FACTS: Facts = Facts {
     name: "mcp",
     vendor: "MCP",
     name_rule: name::MCP,
+    input_schema_at: "/inputSchema",
     limits: Limits {
         // Where Claude Code cuts an MCP tool's description (`docs/providers.md#claude-code`).
         description: Some(DescriptionCap {

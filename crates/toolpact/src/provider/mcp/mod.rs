@@ -6,7 +6,7 @@ use crate::exchange::call::{CallError, ToolCall};
 use crate::json::{child_pointer, json_type};
 use crate::loss::{LossLog, Unrepresentable};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
-use crate::provider::{ExportOptions, ImportedTool, ItemError, require_object_root};
+use crate::provider::{ExportOptions, ImportedTool, ItemError, RenderOptions, require_object_root};
 use crate::result::ToolResult;
 use crate::tool::Tool;
 use serde_json::{Map, Value};
@@ -49,8 +49,14 @@ impl Provider for Mcp {
         parse_call(call, pointer)
     }
 
-    fn render_result(&self, _id: Option<&str>, _name: &str, result: &ToolResult) -> Value {
-        render_result(result, LATEST_MCP_VERSION)
+    fn render_result(
+        &self,
+        _id: Option<&str>,
+        _name: &str,
+        result: &ToolResult,
+        options: RenderOptions<'_>,
+    ) -> Value {
+        render_result(result, options.mcp_version)
     }
 
     fn model_api(&self) -> Option<&dyn ModelApi> {
@@ -113,7 +119,7 @@ fn parse_call(
 }
 
 /// A `CallToolResult`. From protocol version 2026-07-28 on, results carry `resultType`.
-pub(crate) fn render_result(result: &crate::result::ToolResult, protocol_version: &str) -> Value {
+fn render_result(result: &crate::result::ToolResult, protocol_version: &str) -> Value {
     let mut value = serde_json::to_value(result).unwrap_or_else(|_| Value::Object(Map::new()));
     if let Value::Object(map) = &mut value {
         // `content` is required even when empty.

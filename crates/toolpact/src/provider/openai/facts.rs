@@ -27,6 +27,7 @@ pub(crate) const RESPONSES: Facts = Facts {
     name: "openai-responses",
     vendor: "OpenAI",
     name_rule: name::OPENAI,
+    input_schema_at: "/parameters",
     limits: Limits {
         description: None,
         tools: None,
@@ -42,6 +43,7 @@ pub(crate) const CHAT: Facts = Facts {
     name: "openai-chat",
     vendor: "OpenAI",
     name_rule: name::OPENAI,
+    input_schema_at: "/function/parameters",
     limits: Limits {
         description: Some(DESCRIPTION),
         // `array_above_max_length` past 128 tools (`docs/providers.md#openai-tool-count`).

@@ -53,6 +53,7 @@ impl Provider for Responses {
         id: Option<&str>,
         _name: &str,
         result: &crate::result::ToolResult,
+        _options: crate::provider::RenderOptions<'_>,
     ) -> Value {
         render_responses(id.unwrap_or_default(), result)
     }
@@ -133,6 +134,7 @@ impl Provider for Chat {
         id: Option<&str>,
         _name: &str,
         result: &crate::result::ToolResult,
+        _options: crate::provider::RenderOptions<'_>,
     ) -> Value {
         render_chat(id.unwrap_or_default(), result)
     }
