@@ -11,6 +11,7 @@ use crate::provider::descriptor::ItemParts;
 use crate::provider::table::provider;
 use crate::provider::{ExportOptions, Target, require_object_root};
 use crate::registry::Registry;
+use crate::schema::for_each_remote_ref;
 use crate::tool::Tool;
 use foldhash::HashMap;
 use serde_json::Value;
@@ -346,6 +347,19 @@ impl Exporter {
     ) -> Result<LoweredTool<'t>, Unrepresentable> {
         let mut log = LossLog::starting_with(&tool.name, named.index, named.renamed.clone());
         let schemas = provider(self.target).lower(tool, self.options, &mut log)?;
+        // A target that inlines references refuses a remote one; one that sends `$ref` as it
+        // is sends it to a model that cannot follow it.
+        if let Some(input) = &schemas.input {
+            for_each_remote_ref(input, &mut |pointer, reference| {
+                log.push(
+                    &format!("/inputSchema{pointer}"),
+                    LossKind::Kept,
+                    format!(
+                        "remote reference {reference:?} is sent as it is, but no model follows it and toolpact never fetches it (the registry refuses the schema); put the schema in `$defs`"
+                    ),
+                );
+            });
+        }
         Ok(LoweredTool {
             target: self.target,
             strict: self.options.strict,

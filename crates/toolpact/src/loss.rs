@@ -1,7 +1,9 @@
 //! The loss report: everything a target could not express, and where.
 
 use serde::Serialize;
+use std::collections::HashSet;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// What happened to a keyword or field on the way to a target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -114,6 +116,19 @@ pub(crate) struct LossLog<'a> {
     tool: &'a str,
     index: usize,
     losses: Vec<Loss>,
+    /// The hashes of the losses logged, once there are more than a short scan reads: a
+    /// schema whose references are inlined thousands of times logs thousands of losses, and
+    /// each new one is looked up rather than compared with all.
+    seen: HashSet<u64>,
+}
+
+/// Up to this many losses, a new one is compared with each; past it, looked up by hash.
+const SCANNED: usize = 32;
+
+fn loss_hash(pointer: &str, kind: LossKind, message: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    (pointer, kind, message).hash(&mut hasher);
+    hasher.finish()
 }
 
 impl<'a> LossLog<'a> {
@@ -122,6 +137,7 @@ impl<'a> LossLog<'a> {
             tool,
             index,
             losses: Vec::new(),
+            seen: HashSet::new(),
         }
     }
 
@@ -131,17 +147,29 @@ impl<'a> LossLog<'a> {
             tool,
             index,
             losses: loss.into_iter().collect(),
+            seen: HashSet::new(),
         }
     }
 
     pub(crate) fn push(&mut self, pointer: &str, kind: LossKind, message: impl Into<String>) {
         let message = message.into();
-        if self
-            .losses
-            .iter()
-            .any(|l| l.pointer == pointer && l.kind == kind && l.message == message)
-        {
-            return;
+        let same = |l: &Loss| l.pointer == pointer && l.kind == kind && l.message == message;
+        if self.losses.len() < SCANNED {
+            if self.losses.iter().any(same) {
+                return;
+            }
+        } else {
+            if self.seen.is_empty() {
+                for l in &self.losses {
+                    self.seen.insert(loss_hash(&l.pointer, l.kind, &l.message));
+                }
+            }
+            // A hash seen before is compared in full: equal hashes of different losses keep
+            // both.
+            if !self.seen.insert(loss_hash(pointer, kind, &message)) && self.losses.iter().any(same)
+            {
+                return;
+            }
         }
         self.losses.push(Loss {
             tool: self.tool.to_owned(),

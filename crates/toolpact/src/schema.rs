@@ -72,6 +72,66 @@ pub fn is_local_ref(reference: &str) -> bool {
     reference.starts_with('#')
 }
 
+/// Calls `found` with the JSON pointer (relative to `schema`) and the text of every `$ref`
+/// that is not local to the schema: a reference no model can follow and no registry fetches.
+/// Walks every object and array of the schema, down to [`MAX_DEPTH`]; builds a pointer only
+/// for what it finds.
+pub(crate) fn for_each_remote_ref(schema: &Value, found: &mut dyn FnMut(String, &str)) {
+    enum Step<'v> {
+        Key(&'v str),
+        Index(usize),
+    }
+    fn walk<'v>(
+        node: &'v Value,
+        path: &mut Vec<Step<'v>>,
+        depth: usize,
+        found: &mut dyn FnMut(String, &str),
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        fn descend<'v>(
+            step: Step<'v>,
+            child: &'v Value,
+            path: &mut Vec<Step<'v>>,
+            depth: usize,
+            found: &mut dyn FnMut(String, &str),
+        ) {
+            if child.is_object() || child.is_array() {
+                path.push(step);
+                walk(child, path, depth + 1, found);
+                path.pop();
+            }
+        }
+        match node {
+            Value::Object(map) => {
+                if let Some(Value::String(reference)) = map.get("$ref")
+                    && !is_local_ref(reference)
+                {
+                    let mut pointer = String::new();
+                    for step in path.iter() {
+                        pointer = match step {
+                            Step::Key(key) => child_pointer(&pointer, key),
+                            Step::Index(i) => child_pointer(&pointer, &i.to_string()),
+                        };
+                    }
+                    found(child_pointer(&pointer, "$ref"), reference);
+                }
+                for (key, value) in map {
+                    descend(Step::Key(key), value, path, depth, found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    descend(Step::Index(i), item, path, depth, found);
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(schema, &mut Vec::new(), 0, found);
+}
+
 /// Resolves a local `$ref` against `root`: `#`, a JSON-pointer fragment (`#/$defs/Address`,
 /// percent-decoded) or a plain-name fragment matching an `$anchor`.
 pub fn resolve_local_ref<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {

@@ -27,7 +27,7 @@ pub use sources::SourceMap;
 use crate::json::json_type;
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::profile::MAX_NODES;
-use crate::lower::refs::find_recursion;
+use crate::lower::refs::{expanded_size, find_recursion};
 use crate::schema::MAX_DEPTH;
 use serde_json::{Value, json};
 
@@ -72,6 +72,16 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
                         self.profile.label
                     ),
                 ));
+        }
+        // Inlining can grow a schema exponentially (a definition that uses another twice,
+        // and so on): measure it first, in time linear in the schema, rather than write it.
+        if self.profile.refs != Refs::Keep
+            && expanded_size(self.root, self.profile.refs, MAX_NODES) > MAX_NODES
+        {
+            return Err(self.log.unrepresentable(
+                pointer,
+                format!("schema grows past {MAX_NODES} nodes when its references are inlined"),
+            ));
         }
         let root = self.root;
         let schema = self.node(root, pointer, 0)?;

@@ -6,6 +6,7 @@ use crate::loss::{LossKind, Unrepresentable};
 use crate::lower::profile::{Lowerer, Refs};
 use crate::schema::{MAX_DEPTH, for_each_subschema, is_local_ref, resolve_local_ref};
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 
 impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
     pub(super) fn check_ref(&mut self, reference: &str, ptr: &str) -> Result<(), Unrepresentable> {
@@ -152,4 +153,84 @@ pub(crate) fn find_recursion(root: &Value, base: &str) -> Option<(String, String
         &mut Vec::new(),
         0,
     )
+}
+
+/// How many schema nodes lowering `root` walks when it inlines references as `refs` says
+/// (the count the walker stops at [`MAX_NODES`](super::profile::MAX_NODES)), counted without
+/// walking them: each definition is counted once and its count reused, so a tree of
+/// references that doubles at each level is measured in time linear in its text. Counting
+/// stops soon past `limit`.
+pub(crate) fn expanded_size(root: &Value, refs: Refs, limit: usize) -> usize {
+    struct Count<'v> {
+        root: &'v Value,
+        refs: Refs,
+        limit: usize,
+        known: HashMap<&'v str, usize>,
+        open: Vec<&'v str>,
+    }
+    impl<'v> Count<'v> {
+        fn all(&mut self, nodes: impl Iterator<Item = &'v Value>, depth: usize) -> usize {
+            nodes.fold(0usize, |n, v| n.saturating_add(self.node(v, depth + 1)))
+        }
+
+        fn node(&mut self, node: &'v Value, depth: usize) -> usize {
+            let Value::Object(map) = node else { return 1 };
+            if depth > MAX_DEPTH {
+                return 1;
+            }
+            let mut total = 1usize;
+            if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+                let inlined = match self.refs {
+                    Refs::InlineAll => true,
+                    Refs::InlineWithSiblings => map.len() > 1,
+                    Refs::Keep => false,
+                };
+                if inlined && !self.open.contains(&reference) {
+                    let size = match self.known.get(reference) {
+                        Some(&size) => size,
+                        None => match resolve_local_ref(self.root, reference) {
+                            Some(target) => {
+                                self.open.push(reference);
+                                let size = self.node(target, depth + 1);
+                                self.open.pop();
+                                self.known.insert(reference, size);
+                                size
+                            }
+                            None => 1,
+                        },
+                    };
+                    total = total.saturating_add(size);
+                }
+            }
+            // The subschemas the walker lowers node by node; other keywords are copied.
+            for (key, value) in map {
+                if total > self.limit {
+                    break;
+                }
+                let size = match (key.as_str(), value) {
+                    ("properties", Value::Object(children)) => self.all(children.values(), depth),
+                    ("$defs" | "definitions", Value::Object(children))
+                        if self.refs != Refs::InlineAll =>
+                    {
+                        self.all(children.values(), depth)
+                    }
+                    ("anyOf" | "oneOf" | "allOf", Value::Array(children)) => {
+                        self.all(children.iter(), depth)
+                    }
+                    ("items", Value::Object(_) | Value::Bool(_)) => self.node(value, depth + 1),
+                    _ => 0,
+                };
+                total = total.saturating_add(size);
+            }
+            total
+        }
+    }
+    let mut count = Count {
+        root,
+        refs,
+        limit,
+        known: HashMap::new(),
+        open: Vec::new(),
+    };
+    count.node(root, 0)
 }
