@@ -10,7 +10,7 @@
 //! description).
 
 use crate::json::{child_pointer, escape_token, json_type};
-use crate::lower::sources::{SourceMap, under};
+use crate::lower::sources::{SourceMap, forget_under, move_under};
 use crate::schema::{MAX_DEPTH, resolve_local_ref};
 use serde::Serialize;
 use serde_json::Value;
@@ -85,19 +85,12 @@ impl Inverse {
 
     /// The marks at `from` and below move to `to`.
     pub(crate) fn moved(&mut self, from: &str, to: &str) {
-        for key in under(&self.marks, from) {
-            if let Some(mark) = self.marks.remove(&key) {
-                self.marks
-                    .insert(format!("{to}{}", &key[from.len()..]), mark);
-            }
-        }
+        move_under(&mut self.marks, from, to);
     }
 
     /// The marks at `place` and below are no longer in the lowered schema.
     pub(crate) fn forget(&mut self, place: &str) {
-        for key in under(&self.marks, place) {
-            self.marks.remove(&key);
-        }
+        forget_under(&mut self.marks, place);
     }
 
     /// The marks kept by their place in the schema as written, through the source map of

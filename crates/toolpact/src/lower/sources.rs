@@ -81,19 +81,29 @@ impl SourceMap {
 
     /// Moves every record at `from` or below it to the same place under `to`.
     pub(crate) fn move_under(&mut self, from: &str, to: &str) {
-        for key in under(&self.moved, from) {
-            if let Some(value) = self.moved.remove(&key) {
-                self.moved
-                    .insert(format!("{to}{}", &key[from.len()..]), value);
-            }
-        }
+        move_under(&mut self.moved, from, to);
     }
 
     /// Removes every record at `prefix` or below it.
     pub(crate) fn forget_under(&mut self, prefix: &str) {
-        for key in under(&self.moved, prefix) {
-            self.moved.remove(&key);
+        forget_under(&mut self.moved, prefix);
+    }
+}
+
+/// Moves every entry of `map` at `from` or below it (by JSON pointer) to the same place under
+/// `to`.
+pub(crate) fn move_under<V>(map: &mut BTreeMap<String, V>, from: &str, to: &str) {
+    for key in under(map, from) {
+        if let Some(value) = map.remove(&key) {
+            map.insert(format!("{to}{}", &key[from.len()..]), value);
         }
+    }
+}
+
+/// Removes every entry of `map` at `prefix` or below it (by JSON pointer).
+pub(crate) fn forget_under<V>(map: &mut BTreeMap<String, V>, prefix: &str) {
+    for key in under(map, prefix) {
+        map.remove(&key);
     }
 }
 
