@@ -376,6 +376,11 @@ pub(crate) fn decode_all(text: &str) -> Vec<Decoded> {
 
 /// Sentences that read as words only once rotated by 13 letters or reversed.
 fn rotated(text: &str, out: &mut Vec<Decoded>) {
+    // Ordinary prose is one fifth common words or more: nothing in it is rotated.
+    let words = text.split_whitespace().count();
+    if words < 4 || common_words(text) * 5 >= words {
+        return;
+    }
     for sentence in text.split(['.', ':', ';', '\n', '\u{202E}']) {
         let letters = sentence.bytes().filter(|b| b.is_ascii_alphabetic()).count();
         let words = sentence.split_whitespace().count();

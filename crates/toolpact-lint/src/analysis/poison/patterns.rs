@@ -185,17 +185,22 @@ const DIRECTIVE: &[&str] = &[
     r"\bdecod\w+ and (follow|execute|run)",
 ];
 
+/// One pattern as the regular expression engine reads it: a sentence goes on past a dot
+/// that is not followed by a space (a domain, a file name); a space matches spaces and
+/// underscores; word boundaries are ASCII ones, which keep matching on the fast automaton
+/// whatever the text (the patterns of scripts without spaces use none).
+fn expand(pattern: &str) -> String {
+    let p = pattern
+        .replace(r"[^.\n]", r"(?:[^.\n]|\.\S)")
+        .replace(' ', r"[\s_]+")
+        .replace(r"\b", r"(?-u:\b)");
+    format!("(?:{p})")
+}
+
 fn compile(patterns: &[&str]) -> Regex {
     let joined = patterns
         .iter()
-        .map(|p| {
-            // A sentence goes on past a dot that is not followed by a space (a domain, a file
-            // name), and a space matches spaces and underscores.
-            let p = p
-                .replace(r"[^.\n]", r"(?:[^.\n]|\.\S)")
-                .replace(' ', r"[\s_]+");
-            format!("(?:{p})")
-        })
+        .map(|p| expand(p))
         .collect::<Vec<_>>()
         .join("|");
     Regex::new(&joined).unwrap_or_else(|e| unreachable!("a pattern does not compile: {e}"))
@@ -219,6 +224,9 @@ pub(crate) struct Patterns {
     pub exfil_verb: Regex,
     /// [`DIRECTIVE`].
     pub directive: Regex,
+    /// Every pattern of every technique at once: a text that matches none (most texts) is
+    /// searched once rather than once per technique.
+    pub any: Regex,
     /// A word that negates what follows in its sentence.
     pub negation: Regex,
     /// A word that makes a claim a condition ("only after the user has approved").
@@ -229,6 +237,18 @@ pub(crate) struct Patterns {
 
 /// The patterns, compiled on first use.
 pub(crate) static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+    any: compile(
+        &[
+            FORCED,
+            CONCEAL,
+            AUTHORITY,
+            CROSS_TOOL,
+            SESSION_DATA,
+            SECRET_DATA,
+            DIRECTIVE,
+        ]
+        .concat(),
+    ),
     forced: compile(FORCED),
     conceal: compile(CONCEAL),
     authority: compile(AUTHORITY),
@@ -264,7 +284,7 @@ mod tests {
             DIRECTIVE,
         ] {
             for p in set {
-                assert!(Regex::new(&p.replace(' ', r"[\s_]+")).is_ok(), "{p}");
+                assert!(Regex::new(&expand(p)).is_ok(), "{p}");
             }
         }
         assert!(PATTERNS.forced.is_match("always call this tool first"));
