@@ -193,9 +193,6 @@ fn match_text(
     found: &mut Vec<(Technique, String)>,
 ) {
     let p = &*PATTERNS;
-    if !p.any.is_match(norm) {
-        return;
-    }
     if let Some(q) = first_accepted(&p.forced, norm, &mut |_| true) {
         found.push((Technique::ForcedInvocation, q));
     }

@@ -224,9 +224,6 @@ pub(crate) struct Patterns {
     pub exfil_verb: Regex,
     /// [`DIRECTIVE`].
     pub directive: Regex,
-    /// Every pattern of every technique at once: a text that matches none (most texts) is
-    /// searched once rather than once per technique.
-    pub any: Regex,
     /// A word that negates what follows in its sentence.
     pub negation: Regex,
     /// A word that makes a claim a condition ("only after the user has approved").
@@ -237,18 +234,6 @@ pub(crate) struct Patterns {
 
 /// The patterns, compiled on first use.
 pub(crate) static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| Patterns {
-    any: compile(
-        &[
-            FORCED,
-            CONCEAL,
-            AUTHORITY,
-            CROSS_TOOL,
-            SESSION_DATA,
-            SECRET_DATA,
-            DIRECTIVE,
-        ]
-        .concat(),
-    ),
     forced: compile(FORCED),
     conceal: compile(CONCEAL),
     authority: compile(AUTHORITY),
