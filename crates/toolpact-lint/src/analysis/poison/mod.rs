@@ -523,16 +523,18 @@ pub(crate) fn place_name(pointer: &str) -> &'static str {
     }
 }
 
-/// The findings of one technique in the tool: one per string, quoting the first passage.
+/// The findings of one technique among a tool's detections (see `ToolView::poison`): one
+/// per string, quoting the first passage.
 pub(crate) fn report(
-    view: &crate::context::ToolView<'_>,
+    detections: &[Detection],
+    tool: usize,
     technique: Technique,
     help: &str,
     out: &mut Vec<crate::finding::Violation>,
 ) {
-    for d in view.poison().iter().filter(|d| d.technique == technique) {
+    for d in detections.iter().filter(|d| d.technique == technique) {
         out.push(crate::finding::Violation {
-            tool: Some(view.index),
+            tool: Some(tool),
             pointer: d.pointer.clone(),
             message: format!(
                 "{} {}: {:?}{}",

@@ -56,7 +56,8 @@ impl Rule for Concealment {
 impl ChecksTools for Concealment {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         report(
-            view,
+            view.poison(),
+            view.index,
             Technique::Concealment,
             "remove it; nothing a tool does may be hidden from the user — if a side effect is needed, state it plainly so the user can decide",
             out,

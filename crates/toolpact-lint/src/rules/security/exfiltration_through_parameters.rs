@@ -60,7 +60,8 @@ impl Rule for ExfiltrationThroughParameters {
 impl ChecksTools for ExfiltrationThroughParameters {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         report(
-            view,
+            view.poison(),
+            view.index,
             Technique::Exfiltration,
             "ask only for what the tool needs to do its job, and describe each parameter by its own meaning",
             out,

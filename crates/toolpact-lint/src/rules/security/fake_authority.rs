@@ -56,7 +56,8 @@ impl Rule for FakeAuthority {
 impl ChecksTools for FakeAuthority {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         report(
-            view,
+            view.poison(),
+            view.index,
             Technique::FakeAuthority,
             "remove it; a tool cannot speak for the system or the user — mark a tool that changes things with `\"destructiveHint\": true` so that clients confirm",
             out,

@@ -59,7 +59,8 @@ impl Rule for ForcedInvocation {
 impl ChecksTools for ForcedInvocation {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         report(
-            view,
+            view.poison(),
+            view.index,
             Technique::ForcedInvocation,
             "say when this tool is the right one (\"call it when the user asks to proofread\"), or name the tool it must follow; never claim every request or disparage other tools",
             out,

@@ -58,7 +58,8 @@ impl Rule for HiddenInstructions {
 impl ChecksTools for HiddenInstructions {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         report(
-            view,
+            view.poison(),
+            view.index,
             Technique::HiddenInstructions,
             "remove it; write what the tool does in plain words where the reviewer reads them, and keep values to data",
             out,

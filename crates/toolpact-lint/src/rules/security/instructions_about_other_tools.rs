@@ -56,7 +56,8 @@ impl Rule for InstructionsAboutOtherTools {
 impl ChecksTools for InstructionsAboutOtherTools {
     fn check_tool(&self, _cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         report(
-            view,
+            view.poison(),
+            view.index,
             Technique::CrossToolInstructions,
             "remove it; describe only what this tool does — another tool's arguments are for the user and that tool's description to decide",
             out,
