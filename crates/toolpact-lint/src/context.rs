@@ -4,6 +4,7 @@
 //! several rules read of it worked out once.
 
 use crate::analysis::names::{Set, ToolNames};
+use crate::analysis::poison::{Detection, scan_tool};
 use crate::analysis::schema::{Properties, Property};
 use crate::analysis::texts::{ReadText, tool_texts};
 use crate::engine::blocks::Exports;
@@ -144,6 +145,7 @@ pub struct ToolView<'t> {
     pub tool: &'t Tool,
     texts: OnceCell<Vec<ReadText<'t>>>,
     properties: OnceCell<Properties<'t>>,
+    poison: OnceCell<Vec<Detection>>,
     scratch: &'t Scratch,
 }
 
@@ -155,6 +157,7 @@ impl<'t> ToolView<'t> {
             tool,
             texts: OnceCell::new(),
             properties: OnceCell::new(),
+            poison: OnceCell::new(),
             scratch,
         }
     }
@@ -172,6 +175,12 @@ impl<'t> ToolView<'t> {
                 .map(ReadText::new)
                 .collect()
         })
+    }
+
+    /// What the tool-poisoning analysis finds in every string of the tool; the security
+    /// rules each report their technique's share.
+    pub(crate) fn poison(&self) -> &[Detection] {
+        self.poison.get_or_init(|| scan_tool(self.tool))
     }
 
     /// Calls `f` with every named property of the tool's input schema, as

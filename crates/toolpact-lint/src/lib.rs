@@ -29,6 +29,7 @@ mod rule;
 mod rules;
 mod settings;
 
+pub use analysis::poison::{Detection, Technique, scan_text, scan_value};
 pub use context::{Context, RuleSettings, ToolView};
 pub use contract_changed::{CONTRACT_CHANGED, check_locked};
 pub use engine::blocks::{Block, BlockExport, Sent, export_label};

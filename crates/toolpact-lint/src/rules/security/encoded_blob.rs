@@ -12,7 +12,12 @@ declare_rule! {
     ///
     /// A run counts as base64 only when it mixes upper case, lower case and digits and
     /// decodes cleanly, so long identifiers, paths and words do not; a hexadecimal run needs
-    /// both digits and letters.
+    /// both digits and letters. Data a reviewer recognises is left alone: a hexadecimal run
+    /// of a digest's length (MD5, SHA-1, SHA-2) that decodes to bytes, a small base64 image
+    /// given as an example (after `data:…;base64,`, or with a PNG, JPEG, GIF or WebP
+    /// signature after "e.g." or "example") and jwt.io's
+    /// sample token. Shorter encoded text is reported by `hidden-instructions` when it
+    /// decodes to words.
     ///
     /// ## Why is this bad?
     /// Models decode base64 and hex without being asked, and follow what they read; a person
@@ -187,13 +192,16 @@ fn blobs(text: &str, min: usize) -> Vec<(usize, Blob)> {
         }
         let run = &bytes[start..i];
         if let Some(token) = jwt(run, min) {
-            out.push((start, token));
+            if !run.starts_with(SAMPLE_JWT) {
+                out.push((start, token));
+            }
             continue;
         }
         let mut offset = start;
         for part in run.split(|c| *c == b'.') {
             if part.len() >= min
                 && let Some(blob) = classify(part, min)
+                && !is_known_data(&bytes[..offset], part, &blob)
             {
                 out.push((offset, blob));
             }
@@ -201,6 +209,39 @@ fn blobs(text: &str, min: usize) -> Vec<(usize, Blob)> {
         }
     }
     out
+}
+
+/// The header and payload of jwt.io's sample token, which documentation of JWT tools quotes.
+const SAMPLE_JWT: &[u8] = b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIy";
+
+/// The first characters of a small image in base64: PNG, JPEG, GIF, WebP.
+const IMAGE_MAGIC: &[&[u8]] = &[b"iVBORw0KGgo", b"/9j/", b"R0lGOD", b"UklGR"];
+
+/// Whether a run is data a reviewer recognises rather than something hidden: a hash (the
+/// length of an MD5, SHA-1 or SHA-2 digest, decoding to bytes) or a base64 image of at most
+/// 4 KiB after a `data:` URI, or with an image's signature right after "e.g." or "example". Runs that decode to text are
+/// never data.
+fn is_known_data(before: &[u8], part: &[u8], blob: &Blob) -> bool {
+    match blob {
+        Blob::Hex { decoded, .. } => {
+            as_text(decoded).is_none() && matches!(decoded.len(), 16 | 20 | 28 | 32 | 48 | 64)
+        }
+        Blob::Base64 { decoded, .. } => {
+            let part = trim(part);
+            as_text(decoded).is_none()
+                && decoded.len() <= 4096
+                && (before.ends_with(b"base64,")
+                    || IMAGE_MAGIC.iter().any(|m| part.starts_with(m)) && is_example(before))
+        }
+        Blob::Jwt { .. } => false,
+    }
+}
+
+/// Whether the text just before a run introduces an example ("e.g.", "for example").
+fn is_example(before: &[u8]) -> bool {
+    let near = &before[before.len().saturating_sub(40)..];
+    let lower = near.to_ascii_lowercase();
+    lower.windows(3).any(|w| w == b"e.g") || lower.windows(7).any(|w| w == b"example")
 }
 
 /// The decoded bytes as text, when they are mostly printable UTF-8.

@@ -15,7 +15,8 @@ declare_rule! {
     /// ## What it does
     /// Finds characters a person reviewing the tool cannot see but the model reads: zero-width
     /// characters, bidirectional controls, Unicode tag characters (whose hidden ASCII text is
-    /// decoded and shown) and ANSI escape sequences, anywhere in the tool's text.
+    /// decoded and shown) and ANSI escape sequences, anywhere in the tool's text. A
+    /// zero-width joiner between two emoji (👩‍💻, 🏳️‍🌈) builds one emoji and is not reported.
     ///
     /// ## Why is this bad?
     /// Hidden text is the carrier of tool poisoning: instructions the reviewer never sees
@@ -42,12 +43,27 @@ declare_rule! {
     }
 }
 
+/// Whether `c` takes part in an emoji sequence: a pictograph, a symbol of the blocks emoji
+/// come from, a skin-tone modifier or the emoji variation selector. A zero-width joiner
+/// between two of them builds one emoji (👩‍💻, 🏳️‍🌈) and hides nothing.
+fn is_emoji(c: char) -> bool {
+    matches!(c, '\u{1F000}'..='\u{1FAFF}' | '\u{2300}'..='\u{23FF}' | '\u{2600}'..='\u{27BF}' | '\u{2B00}'..='\u{2BFF}' | '\u{FE0F}')
+}
+
 /// Describes the hidden characters in `text`, or `None` when there are none.
 fn describe(text: &str) -> Option<String> {
     let mut kinds: Vec<&str> = Vec::new();
     let mut count = 0;
     let mut tags = String::new();
-    for c in text.chars() {
+    let mut prev = '\0';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let joins_emoji =
+            c == '\u{200D}' && is_emoji(prev) && chars.peek().is_some_and(|&n| is_emoji(n));
+        prev = c;
+        if joins_emoji {
+            continue;
+        }
         if let Some(kind) = hidden_kind(c) {
             count += 1;
             if !kinds.contains(&kind) {

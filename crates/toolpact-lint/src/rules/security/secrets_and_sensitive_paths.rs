@@ -15,7 +15,11 @@ declare_rule! {
     ///
     /// The mentions: `~/.ssh`, `id_rsa`, `.env`, `/etc/passwd`, `~/.aws/credentials`,
     /// `mcp.json`, API keys, passwords, access tokens, credentials, private keys, seed
-    /// phrases — where the tool's name, title and parameters are about something else.
+    /// phrases — where the tool's name, title, the first sentence of its description and its
+    /// parameters are about something else. A path is reported wherever it is named; a secret
+    /// named by a word only in a sentence that asks for it ("read", "send", "include",
+    /// "pass", …): "requires an API key", "fill in username and password" and a header example
+    /// with a bearer token advise or describe.
     ///
     /// A tool about the secret is left alone: a `login` tool may speak of passwords, a
     /// `rotate_api_key` tool of API keys, a tool with a `password` parameter asks for it in
@@ -440,8 +444,13 @@ const HANDLING: &[&str] = &[
     "leaves",
 ];
 
+/// Verbs after "the user" that make the secret the user's to give ("fill in the password
+/// when the user gives it"): the model is asked to pass on what the user typed, not to
+/// fetch anything.
+const USER_GIVES: &[&str] = &["gives", "provides", "supplies", "enters", "types", "pastes"];
+
 /// How many words after a negation may come before the verb it negates.
-const NEGATION_REACH: usize = 3;
+const NEGATION_REACH: usize = 5;
 
 /// Words just before a mention that say the secret is absent ("no API key", "without a
 /// password").
@@ -460,14 +469,73 @@ fn is_protective(words: &[Word], at: usize) -> bool {
         return true;
     }
     let in_sentence: Vec<&Word> = words.iter().filter(|w| w.sentence == sentence).collect();
-    in_sentence.iter().enumerate().any(|(i, w)| {
-        PROTECTIVE.contains(&w.text.as_str())
-            || (NEGATIONS.contains(&w.text.as_str())
-                && in_sentence[i + 1..]
-                    .iter()
-                    .take(NEGATION_REACH + 1)
-                    .any(|v| HANDLING.contains(&v.text.as_str())))
-    })
+    let user_gives = in_sentence.windows(3).any(|w| {
+        w[0].text == "user" && USER_GIVES.contains(&w[1].text.as_str()) && w[2].text != "s"
+    });
+    user_gives
+        || in_sentence.iter().enumerate().any(|(i, w)| {
+            PROTECTIVE.contains(&w.text.as_str())
+                || (NEGATIONS.contains(&w.text.as_str())
+                    && in_sentence[i + 1..]
+                        .iter()
+                        .take(NEGATION_REACH + 1)
+                        .any(|v| HANDLING.contains(&v.text.as_str())))
+        })
+}
+
+/// Verbs that ask for a secret named by a word (not a path): a sentence that only names an
+/// API key or a password ("requires an API key", "fill username and password", headers
+/// "e.g. Authorization: Bearer token") advises or describes; one that asks the model to
+/// read, send, include or pass it is what poisoning looks like.
+const REQUESTING: &[&str] = &[
+    "read",
+    "send",
+    "include",
+    "pass",
+    "put",
+    "paste",
+    "attach",
+    "upload",
+    "forward",
+    "extract",
+    "provide",
+    "share",
+    "output",
+    "print",
+    "reveal",
+    "post",
+    "copy",
+    "give",
+    "add",
+    "append",
+    "insert",
+    "collect",
+    "gather",
+    "retrieve",
+    "fetch",
+    "leak",
+    "dump",
+    "exfiltrate",
+    "email",
+    "submit",
+    "ask",
+    "request",
+    "grab",
+    "steal",
+    "cat",
+    "access",
+];
+
+/// Whether the sentence of word `at` asks for something with one of the [`REQUESTING`]
+/// verbs.
+fn is_requested(words: &[Word], at: usize) -> bool {
+    let Some(sentence) = words.get(at).map(|w| w.sentence) else {
+        return false;
+    };
+    words
+        .iter()
+        .filter(|w| w.sentence == sentence)
+        .any(|w| REQUESTING.contains(&w.text.as_str()))
 }
 
 /// Words that place a credential on the server ("a token configured on the server"): the
@@ -554,7 +622,18 @@ fn mentions(text: &str, words: &[Word]) -> Vec<(String, Topic)> {
         }
     }
     for (index, m) in SET.find_all(words, &|_| false) {
-        if !is_protective(words, m.start) && !is_server_side(words, m.start) {
+        // "Use a password manager" names where secrets belong, not a secret.
+        let keeper = words.get(m.end).is_some_and(|w| {
+            matches!(
+                w.text.as_str(),
+                "manager" | "managers" | "vault" | "strength"
+            )
+        });
+        if !keeper
+            && is_requested(words, m.start)
+            && !is_protective(words, m.start)
+            && !is_server_side(words, m.start)
+        {
             let (start, end) = (words[m.start].start, words[m.end - 1].end);
             // `passwd` inside `/etc/passwd` is one mention, not two.
             if !found.iter().any(|(s, e, _)| *s <= start && end <= *e) {
@@ -573,7 +652,8 @@ fn mentions(text: &str, words: &[Word]) -> Vec<(String, Topic)> {
     out
 }
 
-/// The words of what the tool is for: its name, titles and parameter names (at any depth of
+/// The words of what the tool is for: its name, titles, the first sentence of its
+/// description and its parameter names (at any depth of
 /// the input schema). Digits stay with their letters, so that `k8s` or `s3` keep their
 /// meaning.
 fn purpose(tool: &Tool) -> Vec<String> {
@@ -586,6 +666,12 @@ fn purpose(tool: &Tool) -> Vec<String> {
     .flatten()
     {
         out.extend(identifier_words_keeping_digits(title));
+    }
+    // The description's first sentence says what the tool is for ("Returns temporary AWS
+    // credentials for a role"); what comes after it is where payloads hide.
+    if let Some(description) = &tool.description {
+        let first = description.split(". ").next().unwrap_or(description);
+        out.extend(identifier_words_keeping_digits(first));
     }
     walk(&tool.input_schema, "", &mut |node| {
         for name in properties(node.schema).into_iter().flat_map(|p| p.keys()) {
