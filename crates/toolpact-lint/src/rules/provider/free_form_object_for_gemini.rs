@@ -48,7 +48,7 @@ declare_rule! {
         code: "TP309",
         name: "free-form-object-for-gemini",
         category: Provider,
-        severity: Warning,
+        severity: Info,
         options: [],
     }
 }
