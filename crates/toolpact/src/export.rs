@@ -217,8 +217,8 @@ impl LoweredTool<'_> {
             tool: self.tool,
             name: &self.name,
             strict: self.strict,
-            input,
-            output: self.output_schema.as_deref().cloned(),
+            input: input.map(Cow::Owned),
+            output: self.output_schema.as_deref().map(Cow::Borrowed),
         })
     }
 
@@ -228,8 +228,8 @@ impl LoweredTool<'_> {
             tool: self.tool,
             name: &self.name,
             strict: self.strict,
-            input: self.input_schema.map(Cow::into_owned),
-            output: self.output_schema.map(Cow::into_owned),
+            input: self.input_schema,
+            output: self.output_schema,
         })
     }
 }

@@ -43,10 +43,11 @@ pub(crate) struct ItemParts<'a> {
     pub name: &'a str,
     /// Whether the tool is lowered to the target's strict subset.
     pub strict: bool,
-    /// The input schema to write, if the target sends one.
-    pub input: Option<Value>,
+    /// The input schema to write, if the target sends one: borrowed where it is sent as
+    /// written, so that a provider that writes its item some other way copies nothing.
+    pub input: Option<Cow<'a, Value>>,
     /// The output schema to write, if the target has a place for one.
-    pub output: Option<Value>,
+    pub output: Option<Cow<'a, Value>>,
 }
 
 /// One target's provider: everything a driver asks of it.

@@ -33,7 +33,7 @@ impl Provider for Anthropic {
                 "description",
                 parts.tool.description.clone().map(Value::String),
             ),
-            ("input_schema", parts.input),
+            ("input_schema", parts.input.map(Cow::into_owned)),
             ("strict", parts.strict.then_some(Value::Bool(true))),
         ])
     }

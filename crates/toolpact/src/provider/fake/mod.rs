@@ -47,7 +47,7 @@ impl Provider for Fake {
         json!({ "fake": object([
             ("name", Some(json!(parts.name))),
             ("description", parts.tool.description.clone().map(Value::String)),
-            ("schema", parts.input),
+            ("schema", parts.input.map(Cow::into_owned)),
         ]) })
     }
 

@@ -36,8 +36,8 @@ impl Provider for Parameters {
                 "description",
                 parts.tool.description.clone().map(Value::String),
             ),
-            ("parameters", parts.input),
-            ("response", parts.output),
+            ("parameters", parts.input.map(Cow::into_owned)),
+            ("response", parts.output.map(Cow::into_owned)),
         ])
     }
 
@@ -117,8 +117,8 @@ impl Provider for JsonSchema {
                 "description",
                 parts.tool.description.clone().map(Value::String),
             ),
-            ("parametersJsonSchema", parts.input),
-            ("responseJsonSchema", parts.output),
+            ("parametersJsonSchema", parts.input.map(Cow::into_owned)),
+            ("responseJsonSchema", parts.output.map(Cow::into_owned)),
         ])
     }
 

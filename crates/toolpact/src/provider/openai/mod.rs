@@ -348,9 +348,9 @@ fn responses_item(parts: ItemParts<'_>) -> Value {
             "description",
             parts.tool.description.clone().map(Value::String),
         ),
-        ("parameters", parts.input),
+        ("parameters", parts.input.map(Cow::into_owned)),
         ("strict", Some(Value::Bool(parts.strict))),
-        ("output_schema", parts.output),
+        ("output_schema", parts.output.map(Cow::into_owned)),
     ])
 }
 
@@ -373,7 +373,7 @@ fn chat_item(parts: ItemParts<'_>) -> Value {
             "description",
             parts.tool.description.clone().map(Value::String),
         ),
-        ("parameters", parts.input),
+        ("parameters", parts.input.map(Cow::into_owned)),
         ("strict", parts.strict.then_some(Value::Bool(true))),
     ]);
     object([
