@@ -113,6 +113,18 @@ struct Owner {
     purpose_is_secret: bool,
 }
 
+impl Owner {
+    /// The owner of text that is not part of a tool definition: a tool result.
+    fn result() -> Owner {
+        Owner {
+            name: String::new(),
+            properties: Vec::new(),
+            definition: false,
+            purpose_is_secret: false,
+        }
+    }
+}
+
 /// Whether the character `c` at byte `i` of `text` ends a sentence.
 fn is_stop_at(text: &str, i: usize, c: char) -> bool {
     match c {
@@ -463,12 +475,7 @@ pub(crate) fn scan_tool(tool: &Tool) -> Vec<Detection> {
 /// assert!(found.iter().any(|d| d.technique == toolpact_lint::Technique::FakeAuthority));
 /// ```
 pub fn scan_text(text: &str) -> Vec<Detection> {
-    let owner = Owner {
-        name: String::new(),
-        properties: Vec::new(),
-        definition: false,
-        purpose_is_secret: false,
-    };
+    let owner = Owner::result();
     let mut out = Vec::new();
     scan_string(&owner, "", Place::Value, text, &mut String::new(), &mut out);
     out
@@ -485,12 +492,7 @@ pub fn scan_text(text: &str) -> Vec<Detection> {
 /// assert_eq!(found[0].pointer, "/content/0/text");
 /// ```
 pub fn scan_value(value: &Value) -> Vec<Detection> {
-    let owner = Owner {
-        name: String::new(),
-        properties: Vec::new(),
-        definition: false,
-        purpose_is_secret: false,
-    };
+    let owner = Owner::result();
     let mut out = Vec::new();
     let mut buf = String::new();
     for_each_value_string(value, &mut |pointer, place, text| {

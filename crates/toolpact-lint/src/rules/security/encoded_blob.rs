@@ -1,4 +1,5 @@
 use crate::analysis::message::excerpt;
+use crate::analysis::poison::decode::base64;
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
 use crate::meta::{RuleMeta, RuleOption};
@@ -89,17 +90,6 @@ fn jwt(run: &[u8], min: usize) -> Option<Blob> {
     })
 }
 
-fn base64_value(c: u8) -> Option<u32> {
-    Some(u32::from(match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' | b'-' => 62,
-        b'/' | b'_' => 63,
-        _ => return None,
-    }))
-}
-
 /// Decodes standard or URL-safe base64 without padding; `None` when it is not base64.
 fn decode_base64(run: &[u8]) -> Option<Vec<u8>> {
     let standard = run.iter().any(|c| matches!(c, b'+' | b'/'));
@@ -107,18 +97,7 @@ fn decode_base64(run: &[u8]) -> Option<Vec<u8>> {
     if (standard && url_safe) || run.len() % 4 == 1 {
         return None;
     }
-    let mut out = Vec::with_capacity(run.len() * 3 / 4);
-    let mut buffer = 0u32;
-    let mut bits = 0;
-    for &c in run {
-        buffer = (buffer << 6) | base64_value(c)?;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push(((buffer >> bits) & 0xFF) as u8);
-        }
-    }
-    Some(out)
+    base64(std::str::from_utf8(run).ok()?)
 }
 
 fn decode_hex(run: &[u8]) -> Vec<u8> {
