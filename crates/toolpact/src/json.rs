@@ -28,9 +28,49 @@ pub fn unescape_token(token: &str) -> Cow<'_, str> {
 pub fn child_pointer(base: &str, token: &str) -> String {
     let mut out = String::with_capacity(base.len() + token.len() + 1);
     out.push_str(base);
-    out.push('/');
-    out.push_str(&escape_token(token));
+    push_token(&mut out, token);
     out
+}
+
+/// Appends `/` and `token`, escaped as a reference token of a JSON pointer (RFC 6901), to
+/// `out`, without building the escaped token on its own.
+pub(crate) fn push_token(out: &mut String, token: &str) {
+    out.push('/');
+    if token.contains(['~', '/']) {
+        for c in token.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    } else {
+        out.push_str(token);
+    }
+}
+
+/// The value at `pointer` in `root` (RFC 6901), as [`Value::pointer`] finds it, reading each
+/// token in place where it has nothing to unescape rather than copying it.
+pub(crate) fn at_pointer<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    pointer
+        .strip_prefix('/')?
+        .split('/')
+        .try_fold(root, |node, token| match node {
+            Value::Object(map) => map.get(unescape_token(token).as_ref()),
+            Value::Array(items) => array_index(token).and_then(|i| items.get(i)),
+            _ => None,
+        })
+}
+
+/// An array index token of a JSON pointer: digits without a sign or a leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+        return None;
+    }
+    token.parse().ok()
 }
 
 /// The JSON type of a value, in JSON Schema's words (an integral number is an `integer`).

@@ -1,9 +1,8 @@
 //! The loss report: everything a target could not express, and where.
 
 use serde::Serialize;
-use std::collections::HashSet;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash};
 
 /// What happened to a keyword or field on the way to a target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -119,16 +118,15 @@ pub(crate) struct LossLog<'a> {
     /// The hashes of the losses logged, once there are more than a short scan reads: a
     /// schema whose references are inlined thousands of times logs thousands of losses, and
     /// each new one is looked up rather than compared with all.
-    seen: HashSet<u64>,
+    seen: foldhash::HashSet<u64>,
 }
 
 /// Up to this many losses, a new one is compared with each; past it, looked up by hash.
 const SCANNED: usize = 32;
 
 fn loss_hash(pointer: &str, kind: LossKind, message: &str) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
-    (pointer, kind, message).hash(&mut hasher);
-    hasher.finish()
+    // A fixed seed: the hashes only compare losses of one log.
+    foldhash::fast::FixedState::default().hash_one((pointer, kind, message))
 }
 
 impl<'a> LossLog<'a> {
@@ -137,7 +135,7 @@ impl<'a> LossLog<'a> {
             tool,
             index,
             losses: Vec::new(),
-            seen: HashSet::new(),
+            seen: foldhash::HashSet::default(),
         }
     }
 
@@ -147,7 +145,7 @@ impl<'a> LossLog<'a> {
             tool,
             index,
             losses: loss.into_iter().collect(),
-            seen: HashSet::new(),
+            seen: foldhash::HashSet::default(),
         }
     }
 

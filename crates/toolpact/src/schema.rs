@@ -2,8 +2,9 @@
 //! resolution, the keywords that hold subschemas, dialects, and the text a constraint becomes
 //! when a target cannot carry it.
 
-use crate::json::child_pointer;
+use crate::json::{at_pointer, child_pointer};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// How deep a schema may nest before toolpact refuses it. Deeper schemas are not useful to a
 /// model and are a denial-of-service risk (MCP 2026-07-28 asks implementations to bound depth).
@@ -105,7 +106,9 @@ pub(crate) fn for_each_remote_ref(schema: &Value, found: &mut dyn FnMut(String, 
         }
         match node {
             Value::Object(map) => {
-                if let Some(Value::String(reference)) = map.get("$ref")
+                // A scan of the keys, which the walk reads anyway, costs less than hashing
+                // "$ref" to look it up.
+                if let Some((_, Value::String(reference))) = map.iter().find(|(k, _)| *k == "$ref")
                     && !is_local_ref(reference)
                 {
                     let mut pointer = String::new();
@@ -140,7 +143,7 @@ pub fn resolve_local_ref<'v>(root: &'v Value, reference: &str) -> Option<&'v Val
         return Some(root);
     }
     if fragment.starts_with('/') {
-        return root.pointer(&percent_decode(fragment));
+        return at_pointer(root, &percent_decode(fragment));
     }
     find_anchor(root, fragment, 0)
 }
@@ -161,9 +164,9 @@ fn find_anchor<'v>(node: &'v Value, anchor: &str, depth: usize) -> Option<&'v Va
     found
 }
 
-fn percent_decode(s: &str) -> String {
+fn percent_decode(s: &str) -> Cow<'_, str> {
     if !s.contains('%') {
-        return s.to_owned();
+        return Cow::Borrowed(s);
     }
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -180,7 +183,7 @@ fn percent_decode(s: &str) -> String {
         out.push(bytes[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// Every `$ref` and `$dynamicRef` in `schema`, with the pointer of the keyword, in document

@@ -15,6 +15,7 @@ use crate::schema::{MAX_DEPTH, resolve_local_ref};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// What lowering changed at one place of the lowered schema, in the values the model sends.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,15 +31,26 @@ struct Mark {
 /// written, recorded by the lowering that wrote it. Empty when lowering kept every value's
 /// shape.
 ///
-/// While the walker lowers, the marks are kept by pointer into the lowered schema, and move
-/// with what they mark; when the lowering is done, they are kept by pointer into the schema
-/// as written, which is what calls are read back against.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The marks are kept by pointer into the lowered schema, and move with what they mark
+/// while the walker lowers. Calls are read back against the schema as written: the first
+/// call read back places the marks there, through the source map of the lowering, so an
+/// export whose calls never need it does not pay for it.
+#[derive(Debug, Clone, Default)]
 pub struct Inverse {
     /// Who lowered, for the reasons given: "OpenAI strict mode".
     label: &'static str,
-    /// By pointer into the lowered schema while lowering, into the schema as written after.
+    /// By pointer into the lowered schema.
     marks: BTreeMap<String, Mark>,
+    /// Where the parts of the lowered schema come from, when that is not where they are.
+    sources: Option<SourceMap>,
+    /// The marks by pointer into the schema as written, once placed.
+    placed: OnceLock<BTreeMap<String, Mark>>,
+}
+
+impl PartialEq for Inverse {
+    fn eq(&self, other: &Self) -> bool {
+        self.label == other.label && self.marks == other.marks && self.sources == other.sources
+    }
 }
 
 /// One change reading a call back made to its arguments: what the model sent, what the
@@ -60,7 +72,7 @@ impl Inverse {
     pub(crate) fn new(label: &'static str) -> Self {
         Inverse {
             label,
-            marks: BTreeMap::new(),
+            ..Inverse::default()
         }
     }
 
@@ -93,21 +105,31 @@ impl Inverse {
         forget_under(&mut self.marks, place);
     }
 
-    /// The marks kept by their place in the schema as written, through the source map of
-    /// the finished lowering.
-    pub(crate) fn placed(self, sources: &SourceMap) -> Inverse {
-        let mut marks: BTreeMap<String, Mark> = BTreeMap::new();
-        for (place, mark) in self.marks {
-            let entry = marks.entry(sources.original(&place)).or_default();
-            entry.null_leaves_out |= mark.null_leaves_out;
-            if entry.strings.is_empty() {
-                entry.strings = mark.strings;
+    /// The inverse of a finished lowering, whose parts come from the schema as written as
+    /// `sources` says.
+    pub(crate) fn finished(mut self, sources: &SourceMap) -> Inverse {
+        if !self.marks.is_empty() && !sources.is_identity() {
+            self.sources = Some(sources.clone());
+        }
+        self
+    }
+
+    /// The marks by their place in `schema`, the schema as written.
+    fn marks_in(&self, schema: &Value) -> &BTreeMap<String, Mark> {
+        let Some(sources) = &self.sources else {
+            return &self.marks;
+        };
+        self.placed.get_or_init(|| {
+            let mut marks: BTreeMap<String, Mark> = BTreeMap::new();
+            for (place, mark) in &self.marks {
+                let entry = marks.entry(sources.original(place, schema)).or_default();
+                entry.null_leaves_out |= mark.null_leaves_out;
+                if entry.strings.is_empty() {
+                    entry.strings = mark.strings.clone();
+                }
             }
-        }
-        Inverse {
-            label: self.label,
-            marks,
-        }
+            marks
+        })
     }
 
     /// Reads `arguments`, sent by a model for the lowered schema, back into `schema`, the
@@ -126,7 +148,8 @@ impl Inverse {
         }
         let mut found = Vec::new();
         let mut walk = Walk {
-            inverse: self,
+            label: self.label,
+            marks: self.marks_in(schema),
             root: schema,
             found: &mut found,
         };
@@ -176,7 +199,8 @@ impl Inverse {
 /// read back: each argument's pointer, its value for the schema as written (`None`: left out),
 /// and why.
 struct Walk<'a, 'f> {
-    inverse: &'a Inverse,
+    label: &'static str,
+    marks: &'a BTreeMap<String, Mark>,
     root: &'a Value,
     found: &'f mut Vec<(String, Option<Value>, String)>,
 }
@@ -189,7 +213,7 @@ impl Walk<'_, '_> {
         let Value::Object(schema_map) = schema else {
             return;
         };
-        if let (Value::String(text), Some(mark)) = (value, self.inverse.marks.get(place))
+        if let (Value::String(text), Some(mark)) = (value, self.marks.get(place))
             && let Some((_, original)) = mark.strings.iter().find(|(s, _)| s == text)
         {
             self.found.push((
@@ -197,7 +221,7 @@ impl Walk<'_, '_> {
                 Some(original.clone()),
                 format!(
                     "{} writes enum values as strings; {value} stands for the {} {original}",
-                    self.inverse.label,
+                    self.label,
                     json_type(original)
                 ),
             ));
@@ -238,7 +262,6 @@ impl Walk<'_, '_> {
                     at.push_str(&escape_token(name));
                     if argument.is_null()
                         && self
-                            .inverse
                             .marks
                             .get(&property_place)
                             .is_some_and(|m| m.null_leaves_out)
@@ -248,7 +271,7 @@ impl Walk<'_, '_> {
                             None,
                             format!(
                                 "{} makes every property required; null is how the model leaves out the optional {name:?}",
-                                self.inverse.label
+                                self.label
                             ),
                         ));
                     } else {

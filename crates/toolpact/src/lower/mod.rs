@@ -87,7 +87,7 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
         let schema = self.node(root, pointer, 0)?;
         Ok(Lowered {
             schema,
-            inverse: self.inverse.placed(&self.sources),
+            inverse: self.inverse.finished(&self.sources),
             sources: self.sources,
         })
     }

@@ -2,9 +2,10 @@
 //! ([`SourceMap`](crate::lower::SourceMap)) and how to read back what the model sends for it
 //! ([`Inverse`]), kept in step when a rewrite moves, drops or wraps what was lowered.
 
-use crate::json::child_pointer;
+use crate::json::{at_pointer, push_token};
 use crate::lower::inverse::Inverse;
 use crate::lower::profile::Lowerer;
+use serde_json::{Map, Value};
 
 impl Lowerer<'_, '_, '_> {
     /// The lowered schema's pointer for the walker's pointer `ptr` (which starts with the
@@ -13,20 +14,48 @@ impl Lowerer<'_, '_, '_> {
         ptr.get(self.base.len()..).unwrap_or_default().to_owned()
     }
 
-    /// Records that each of `keys` in the node the walker lowers at `ptr` comes from the
-    /// node at `source` in the schema as written, unless it was given a place already (an
-    /// outer inlining's keyword wins the merge).
-    pub(super) fn keywords_from<'k>(
+    /// Records, for the node the walker lowers at `ptr` (an inlined `$ref`), that each of
+    /// `siblings` (the keywords written beside the `$ref`, which win the merge) keeps the
+    /// place it has, and that its other members come from the definition at `definition` in
+    /// the schema as written (`defined`, the node the reference resolved to).
+    pub(super) fn inlined_from<'k>(
         &mut self,
         ptr: &str,
-        source: &str,
-        keys: impl Iterator<Item = &'k String>,
+        definition: &str,
+        defined: Option<&Map<String, Value>>,
+        siblings: impl Iterator<Item = &'k String>,
     ) {
-        let place = self.place(ptr);
-        for key in keys {
-            let token = child_pointer("", key);
-            self.sources
-                .record_if_new(format!("{place}{token}"), format!("{source}{token}"));
+        let place = ptr.get(self.base.len()..).unwrap_or_default();
+        for key in siblings {
+            let mut lowered = String::with_capacity(place.len() + key.len() + 1);
+            lowered.push_str(place);
+            push_token(&mut lowered, key);
+            let original = self.sources.original(&lowered, self.root);
+            self.sources.record(lowered, original);
+        }
+        match at_pointer(self.root, definition) {
+            Some(Value::Object(_)) => self
+                .sources
+                .record_members(place.to_owned(), definition.to_owned()),
+            // A reference that is not a plain JSON pointer (an anchor, a percent-encoded
+            // name): each keyword of the definition is recorded on its own.
+            _ => {
+                for key in defined.into_iter().flat_map(|d| d.keys()) {
+                    if key == "$ref" {
+                        continue;
+                    }
+                    let mut lowered = String::with_capacity(place.len() + key.len() + 1);
+                    lowered.push_str(place);
+                    push_token(&mut lowered, key);
+                    if self.sources.has_record(&lowered) {
+                        continue;
+                    }
+                    let mut original = String::with_capacity(definition.len() + key.len() + 1);
+                    original.push_str(definition);
+                    push_token(&mut original, key);
+                    self.sources.record(lowered, original);
+                }
+            }
         }
     }
 
@@ -35,7 +64,7 @@ impl Lowerer<'_, '_, '_> {
     pub(super) fn moved(&mut self, from: &str, to: &str) {
         let (from, to) = (self.place(from), self.place(to));
         self.inverse.moved(&from, &to);
-        let source = self.sources.original(&from);
+        let source = self.sources.original(&from, self.root);
         self.sources.move_under(&from, &to);
         self.sources.record(to, source);
     }

@@ -95,11 +95,12 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
         );
         // The node stays where the `$ref` was written; each keyword in it comes from beside
         // the `$ref` (which wins the merge) or from the definition.
-        let here = self.sources.original(&self.place(ptr));
-        self.keywords_from(ptr, &here, obj.keys().filter(|k| *k != "$ref"));
-        if let Value::Object(defined) = target {
-            self.keywords_from(ptr, &definition, defined.keys().filter(|k| *k != "$ref"));
-        }
+        self.inlined_from(
+            ptr,
+            &definition,
+            target.as_object(),
+            obj.keys().filter(|k| *k != "$ref"),
+        );
         self.ref_stack.push(reference.to_owned());
         let lowered = self.node(&Value::Object(merged), ptr, depth + 1);
         self.ref_stack.pop();
@@ -179,7 +180,10 @@ pub(crate) fn expanded_size(root: &Value, refs: Refs, limit: usize) -> usize {
                 return 1;
             }
             let mut total = 1usize;
-            if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            // A scan of the keys, which the count reads anyway, costs less than hashing
+            // "$ref" to look it up.
+            if let Some((_, Value::String(reference))) = map.iter().find(|(k, _)| *k == "$ref") {
+                let reference = reference.as_str();
                 let inlined = match self.refs {
                     Refs::InlineAll => true,
                     Refs::InlineWithSiblings => map.len() > 1,

@@ -2,7 +2,7 @@
 //! records as it inlines, renames, merges and wraps, so that a reader of the lowered schema
 //! (a lint rule, an error message) can point at what the author wrote.
 
-use crate::json::unescape_token;
+use crate::json::{at_pointer, unescape_token};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -25,22 +25,35 @@ use std::collections::BTreeMap;
 /// A schema sent as written has the empty map: every pointer maps to itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SourceMap {
+    /// Each recorded node of the lowered schema, and what is below it, by where it comes
+    /// from.
     moved: BTreeMap<String, String>,
+    /// Each lowered node whose members come from the members of the same name of another
+    /// node (an inlined definition's keywords): by that node, for the members it has. The
+    /// node itself keeps its own place; a member recorded in `moved` wins.
+    members: BTreeMap<String, String>,
 }
 
 impl SourceMap {
-    /// The pointer in the schema as written that `lowered`, a pointer into the lowered
-    /// schema, comes from.
-    pub fn original(&self, lowered: &str) -> String {
+    /// The pointer in `schema`, the schema as written, that `lowered`, a pointer into the
+    /// lowered schema, comes from.
+    pub fn original(&self, lowered: &str, schema: &Value) -> String {
         let mut prefix = lowered;
         loop {
             if let Some(source) = self.moved.get(prefix) {
                 return format!("{source}{}", &lowered[prefix.len()..]);
             }
-            match prefix.rfind('/') {
-                Some(cut) => prefix = &prefix[..cut],
-                None => return lowered.to_owned(),
+            let Some(cut) = prefix.rfind('/') else {
+                return lowered.to_owned();
+            };
+            let parent = &prefix[..cut];
+            if let Some(source) = self.members.get(parent)
+                && let Some(Value::Object(node)) = at_pointer(schema, source)
+                && node.contains_key(unescape_token(&prefix[cut + 1..]).as_ref())
+            {
+                return format!("{source}{}", &lowered[parent.len()..]);
             }
+            prefix = parent;
         }
     }
 
@@ -48,7 +61,7 @@ impl SourceMap {
     /// as written: where lowering added what the author did not write, the pointer lands on
     /// the node it was added to.
     pub fn original_in(&self, lowered: &str, schema: &Value) -> String {
-        let original = self.original(lowered);
+        let original = self.original(lowered, schema);
         let mut node = schema;
         let mut end = 0;
         for token in original.split('/').skip(1) {
@@ -66,7 +79,7 @@ impl SourceMap {
 
     /// Whether the lowered schema is the schema as written, place for place.
     pub fn is_identity(&self) -> bool {
-        self.moved.is_empty()
+        self.moved.is_empty() && self.members.is_empty()
     }
 
     /// Records that `lowered`, and what is below it, comes from `source`.
@@ -74,19 +87,28 @@ impl SourceMap {
         self.moved.insert(lowered, source);
     }
 
-    /// Records that `lowered` comes from `source`, unless it has a record already.
-    pub(crate) fn record_if_new(&mut self, lowered: String, source: String) {
-        self.moved.entry(lowered).or_insert(source);
+    /// Whether `lowered` itself has a record (not through a prefix).
+    pub(crate) fn has_record(&self, lowered: &str) -> bool {
+        self.moved.contains_key(lowered)
+    }
+
+    /// Records that the members of `lowered` come from the members of the same name of
+    /// `source` (those it has), over any such record before; `lowered` itself keeps its
+    /// place, and a member recorded on its own keeps its record.
+    pub(crate) fn record_members(&mut self, lowered: String, source: String) {
+        self.members.insert(lowered, source);
     }
 
     /// Moves every record at `from` or below it to the same place under `to`.
     pub(crate) fn move_under(&mut self, from: &str, to: &str) {
         move_under(&mut self.moved, from, to);
+        move_under(&mut self.members, from, to);
     }
 
     /// Removes every record at `prefix` or below it.
     pub(crate) fn forget_under(&mut self, prefix: &str) {
         forget_under(&mut self.moved, prefix);
+        forget_under(&mut self.members, prefix);
     }
 }
 
@@ -131,6 +153,7 @@ mod tests {
                 .iter()
                 .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
                 .collect(),
+            members: BTreeMap::new(),
         }
     }
 
@@ -142,18 +165,58 @@ mod tests {
             ("/properties/b/anyOf", "/properties/b/oneOf"),
         ]);
         assert_eq!(
-            m.original("/properties/a/properties/x"),
+            m.original("/properties/a/properties/x", &Value::Null),
             "/$defs/A/properties/x"
         );
         assert_eq!(
-            m.original("/properties/a/description"),
+            m.original("/properties/a/description", &Value::Null),
             "/properties/a/description"
         );
-        assert_eq!(m.original("/properties/b/anyOf/1"), "/properties/b/oneOf/1");
+        assert_eq!(
+            m.original("/properties/b/anyOf/1", &Value::Null),
+            "/properties/b/oneOf/1"
+        );
         // A sibling whose name starts with a recorded one is not under it.
-        assert_eq!(m.original("/properties/ab"), "/properties/ab");
-        assert_eq!(m.original(""), "");
-        assert!(SourceMap::default().original("/x/y") == "/x/y");
+        assert_eq!(m.original("/properties/ab", &Value::Null), "/properties/ab");
+        assert_eq!(m.original("", &Value::Null), "");
+        assert!(SourceMap::default().original("/x/y", &Value::Null) == "/x/y");
+    }
+
+    #[test]
+    fn members_come_from_the_definition_where_it_has_them() {
+        let schema = json!({
+            "properties": { "a": { "$ref": "#/$defs/A", "description": "beside" } },
+            "$defs": { "A": { "type": "object", "properties": { "x": {} } } }
+        });
+        let mut m = SourceMap::default();
+        m.record(
+            "/properties/a/description".to_owned(),
+            "/properties/a/description".to_owned(),
+        );
+        m.record_members("/properties/a".to_owned(), "/$defs/A".to_owned());
+        // The definition's keywords, and what is below them.
+        assert_eq!(
+            m.original("/properties/a/properties/x/type", &schema),
+            "/$defs/A/properties/x/type"
+        );
+        assert_eq!(m.original("/properties/a/type", &schema), "/$defs/A/type");
+        // A keyword recorded on its own wins; the node keeps its place; what the
+        // definition does not have (added by lowering) stays under the node.
+        assert_eq!(
+            m.original("/properties/a/description", &schema),
+            "/properties/a/description"
+        );
+        assert_eq!(m.original("/properties/a", &schema), "/properties/a");
+        assert_eq!(
+            m.original("/properties/a/additionalProperties", &schema),
+            "/properties/a/additionalProperties"
+        );
+        assert!(!m.is_identity());
+        // Records move and go with their node.
+        m.move_under("/properties/a", "/properties/b");
+        assert_eq!(m.original("/properties/b/type", &schema), "/$defs/A/type");
+        m.forget_under("/properties/b");
+        assert!(m.is_identity());
     }
 
     #[test]

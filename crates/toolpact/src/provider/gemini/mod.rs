@@ -4,7 +4,7 @@
 pub(crate) mod facts;
 
 use super::{drop_unplaced, object, require_object_root};
-use crate::json::{child_pointer, escape_token};
+use crate::json::{child_pointer, escape_token, push_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, SourceMap, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
@@ -12,6 +12,7 @@ use crate::schema::{ARRAY_KEYWORDS, MAP_KEYWORDS, MAX_DEPTH, SINGLE_KEYWORDS, re
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// The Gemini provider with OpenAPI-subset `parameters`.
 pub(crate) struct Parameters;
@@ -405,33 +406,37 @@ fn refs_with_siblings(schema: &Value, pointer: &mut String, depth: usize, out: &
         return;
     }
     let Value::Object(map) = schema else { return };
-    if map.get("$ref").is_some_and(Value::is_string) && map.keys().any(|k| !allowed_beside_ref(k)) {
+    // Scans the keys, which the walk reads anyway, rather than hashing "$ref" to look it up.
+    if map.iter().any(|(k, v)| k == "$ref" && v.is_string())
+        && map.keys().any(|k| !allowed_beside_ref(k))
+    {
         out.push(pointer.clone());
     }
     let len = pointer.len();
     for (key, value) in map {
-        pointer.push('/');
-        pointer.push_str(&escape_token(key));
+        // The pointer grows only for the keywords the walk enters.
         match (key.as_str(), value) {
             (k, Value::Object(children)) if MAP_KEYWORDS.contains(&k) => {
+                push_token(pointer, key);
                 for (name, child) in children {
                     let at = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&escape_token(name));
+                    push_token(pointer, name);
                     refs_with_siblings(child, pointer, depth + 1, out);
                     pointer.truncate(at);
                 }
             }
             (k, Value::Array(children)) if ARRAY_KEYWORDS.contains(&k) || k == "items" => {
+                push_token(pointer, key);
                 for (i, child) in children.iter().enumerate() {
                     let at = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&i.to_string());
+                    // Writing to a String cannot fail.
+                    let _ = write!(pointer, "/{i}");
                     refs_with_siblings(child, pointer, depth + 1, out);
                     pointer.truncate(at);
                 }
             }
             (k, _) if SINGLE_KEYWORDS.contains(&k) => {
+                push_token(pointer, key);
                 refs_with_siblings(value, pointer, depth + 1, out);
             }
             _ => {}
@@ -886,11 +891,11 @@ mod tests {
         let (out, sources) = inline_refs_with_siblings(&schema, "/inputSchema", &mut log);
         assert_eq!(out["properties"]["kept"], schema["properties"]["kept"]);
         assert_eq!(
-            sources.original("/properties/inlined/properties/label"),
+            sources.original("/properties/inlined/properties/label", &schema),
             "/$defs/Option/properties/label"
         );
         assert_eq!(
-            sources.original("/properties/inlined/type"),
+            sources.original("/properties/inlined/type", &schema),
             "/properties/inlined/type"
         );
         assert_eq!(
