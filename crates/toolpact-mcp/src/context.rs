@@ -62,7 +62,6 @@ impl Session {
     }
 
     /// Whether the client subscribed to `uri`.
-    #[cfg(test)]
     pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
         self.subscriptions
             .lock()

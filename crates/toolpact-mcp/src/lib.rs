@@ -40,6 +40,6 @@ pub use error::{ClientError, ServeError};
 pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, HttpServer, MCP_PATH};
 pub use prompts::{Prompt, PromptArgument, PromptArguments, PromptMessage};
 pub use protocol::PROTOCOL_VERSIONS;
-pub use resources::{Resource, ResourceTemplate, UriVariables};
+pub use resources::{Resource, ResourceTemplate, Resources, UriVariables};
 pub use runtime::{block_on, shutdown_signal};
 pub use server::{CallInfo, DEFAULT_PAGE_SIZE, Server};

@@ -1,11 +1,18 @@
 //! Resources a server serves (`resources/list`, `resources/read`, `resources/templates/list`):
 //! fixed [`Resource`]s, text or binary, and [`ResourceTemplate`]s whose URIs carry variables
-//! (RFC 6570 level 1, `test://items/{id}`) read by a function of those variables.
+//! (RFC 6570 level 1, `test://items/{id}`) read by a function of those variables; and
+//! [`Resources`], the handle that changes the fixed ones while the server runs and tells the
+//! connected clients (`notifications/resources/list_changed`, `notifications/resources/updated`
+//! to those subscribed).
 
+use crate::context::Session;
+use rmcp::RoleServer;
+use rmcp::model::ResourceUpdatedNotificationParam;
+use rmcp::service::Peer;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 use toolpact::ToolError;
 
 /// A resource the server serves through `resources/list` and `resources/read`: text, such as
@@ -215,6 +222,131 @@ impl ResourceTemplate {
     /// Reads a URI that matched, with its variables.
     pub(crate) fn read(&self, uri: &str, variables: &UriVariables) -> Result<Resource, ToolError> {
         (self.read)(uri, variables)
+    }
+}
+
+/// A client connected to the server, as long as its session lives.
+struct Connected {
+    session: Weak<Session>,
+    peer: Peer<RoleServer>,
+}
+
+/// The fixed resources of a server, shared by its sessions, and the clients to tell when they
+/// change. Get it with [`Server::resources`](crate::Server::resources) before serving; it stays
+/// valid while the server runs.
+#[derive(Clone, Default)]
+pub struct Resources {
+    list: Arc<RwLock<Vec<Resource>>>,
+    clients: Arc<Mutex<Vec<Connected>>>,
+}
+
+impl fmt::Debug for Resources {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Resources")
+            .field("resources", &self.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Resources {
+    /// How many fixed resources the server has.
+    pub fn len(&self) -> usize {
+        self.list
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether the server has no fixed resources.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds a resource, or replaces the one with the same URI, and tells every connected client
+    /// that the list changed. Returns how many clients were told.
+    pub async fn add(&self, resource: Resource) -> usize {
+        {
+            let mut list = self.list.write().unwrap_or_else(PoisonError::into_inner);
+            match list.iter_mut().find(|r| r.uri == resource.uri) {
+                Some(existing) => *existing = resource,
+                None => list.push(resource),
+            }
+        }
+        self.list_changed().await
+    }
+
+    /// Removes the resource with this URI, if there is one, and tells every connected client
+    /// that the list changed. Returns whether it was there.
+    pub async fn remove(&self, uri: &str) -> bool {
+        let removed = {
+            let mut list = self.list.write().unwrap_or_else(PoisonError::into_inner);
+            let before = list.len();
+            list.retain(|r| r.uri != uri);
+            list.len() < before
+        };
+        if removed {
+            self.list_changed().await;
+        }
+        removed
+    }
+
+    /// Tells the clients subscribed to `uri` that its content changed
+    /// (`notifications/resources/updated`), for a resource whose content is read anew each
+    /// time, such as one of a [`ResourceTemplate`]. Returns how many clients were told.
+    pub async fn updated(&self, uri: &str) -> usize {
+        let peers = self.peers(|session| session.is_subscribed(uri));
+        let mut told = 0;
+        for peer in peers {
+            let params = ResourceUpdatedNotificationParam::new(uri);
+            if peer.notify_resource_updated(params).await.is_ok() {
+                told += 1;
+            }
+        }
+        told
+    }
+
+    async fn list_changed(&self) -> usize {
+        let mut told = 0;
+        for peer in self.peers(|_| true) {
+            if peer.notify_resource_list_changed().await.is_ok() {
+                told += 1;
+            }
+        }
+        told
+    }
+
+    /// The peers of the live sessions `keep` selects; forgets the sessions that ended.
+    fn peers(&self, keep: impl Fn(&Session) -> bool) -> Vec<Peer<RoleServer>> {
+        let mut clients = self.clients.lock().unwrap_or_else(PoisonError::into_inner);
+        clients.retain(|c| c.session.strong_count() > 0);
+        clients
+            .iter()
+            .filter(|c| c.session.upgrade().is_some_and(|s| keep(&s)))
+            .map(|c| c.peer.clone())
+            .collect()
+    }
+
+    /// Records a session whose client finished initializing.
+    pub(crate) fn connect(&self, session: &Arc<Session>, peer: Peer<RoleServer>) {
+        let mut clients = self.clients.lock().unwrap_or_else(PoisonError::into_inner);
+        clients.retain(|c| c.session.strong_count() > 0);
+        clients.push(Connected {
+            session: Arc::downgrade(session),
+            peer,
+        });
+    }
+
+    /// Runs `f` over the resources as they are now.
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&[Resource]) -> T) -> T {
+        f(&self.list.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Adds a resource before the server runs (no client to tell).
+    pub(crate) fn push(&self, resource: Resource) {
+        self.list
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(resource);
     }
 }
 

@@ -21,7 +21,7 @@ use crate::convert;
 use crate::error::ServeError;
 use crate::prompts::{Prompt, complete};
 use crate::protocol;
-use crate::resources::{Resource, ResourceTemplate};
+use crate::resources::{Resource, ResourceTemplate, Resources};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     CustomRequest, CustomResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse,
@@ -31,7 +31,7 @@ use rmcp::model::{
     ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool as RmcpTool,
     UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 use std::any::Any;
@@ -83,7 +83,8 @@ pub struct Server {
     registry: Registry,
     tools: Vec<RmcpTool>,
     dropped: Vec<String>,
-    resources: Vec<Resource>,
+    resources: Resources,
+    live_resources: bool,
     templates: Vec<ResourceTemplate>,
     prompts: Vec<Prompt>,
     name: String,
@@ -132,7 +133,8 @@ impl Server {
             registry,
             tools,
             dropped,
-            resources: Vec::new(),
+            resources: Resources::default(),
+            live_resources: false,
             templates: Vec::new(),
             prompts: Vec::new(),
             name: "toolpact".to_owned(),
@@ -188,9 +190,17 @@ impl Server {
     }
 
     /// Adds a resource.
-    pub fn with_resource(mut self, resource: Resource) -> Self {
+    pub fn with_resource(self, resource: Resource) -> Self {
         self.resources.push(resource);
         self
+    }
+
+    /// The handle that adds and removes resources while the server runs, telling the connected
+    /// clients, and tells the clients subscribed to a resource that it changed. Taking it
+    /// declares the `resources` capability (with `listChanged`) even while there are none.
+    pub fn resources(&mut self) -> Resources {
+        self.live_resources = true;
+        self.resources.clone()
     }
 
     /// Adds resources whose URIs follow a template (listed by `resources/templates/list`,
@@ -232,7 +242,7 @@ impl Server {
                 let Some(uri) = uri.and_then(Value::as_str) else {
                     continue;
                 };
-                if !self.resources.iter().any(|r| r.uri == uri) {
+                if !self.resources.with(|all| all.iter().any(|r| r.uri == uri)) {
                     notes.push(format!(
                         "tool {:?}: {pointer} points at {uri}, which this server does not serve as a resource",
                         tool.name
@@ -251,10 +261,12 @@ impl Server {
             .enable_tools()
             .enable_logging()
             .build();
-        let has_resources = !self.resources.is_empty() || !self.templates.is_empty();
+        let has_resources =
+            self.live_resources || !self.resources.is_empty() || !self.templates.is_empty();
         if has_resources {
             let mut resources = ResourcesCapability::default();
             resources.subscribe = Some(true);
+            resources.list_changed = Some(self.live_resources);
             capabilities.resources = Some(resources);
         }
         if !self.prompts.is_empty() {
@@ -272,7 +284,6 @@ impl Server {
             shared: Arc::new(Shared {
                 registry: self.registry,
                 tools: self.tools,
-                listed_resources: self.resources.iter().map(Resource::listed).collect(),
                 listed_templates: self
                     .templates
                     .iter()
@@ -280,6 +291,7 @@ impl Server {
                     .collect(),
                 listed_prompts: self.prompts.iter().map(Prompt::listed).collect(),
                 resources: self.resources,
+                has_resources,
                 templates: self.templates,
                 prompts: self.prompts,
                 info,
@@ -295,8 +307,8 @@ impl Server {
 struct Shared {
     registry: Registry,
     tools: Vec<RmcpTool>,
-    resources: Vec<Resource>,
-    listed_resources: Vec<Value>,
+    resources: Resources,
+    has_resources: bool,
     templates: Vec<ResourceTemplate>,
     listed_templates: Vec<Value>,
     prompts: Vec<Prompt>,
@@ -309,12 +321,12 @@ struct Shared {
 
 impl Shared {
     fn has_resources(&self) -> bool {
-        !self.resources.is_empty() || !self.templates.is_empty()
+        self.has_resources
     }
 
     /// Whether `uri` names a resource of the server, fixed or from a template.
     fn knows_resource(&self, uri: &str) -> bool {
-        self.resources.iter().any(|r| r.uri == uri)
+        self.resources.with(|all| all.iter().any(|r| r.uri == uri))
             || self.templates.iter().any(|t| t.matches(uri).is_some())
     }
 }
@@ -680,9 +692,13 @@ impl ServerHandler for Handler {
         if !self.shared.has_resources() {
             return Err(no_resources("resources/list"));
         }
+        let listed: Vec<Value> = self
+            .shared
+            .resources
+            .with(|all| all.iter().map(Resource::listed).collect());
         list_result(
             "resources",
-            &self.shared.listed_resources,
+            &listed,
             request.as_ref(),
             self.shared.page_size,
         )
@@ -713,8 +729,12 @@ impl ServerHandler for Handler {
             return Err(no_resources("resources/read"));
         }
         let uri = request.uri.as_str();
-        let contents = if let Some(resource) = self.shared.resources.iter().find(|r| r.uri == uri) {
-            resource.contents()
+        let fixed = self
+            .shared
+            .resources
+            .with(|all| all.iter().find(|r| r.uri == uri).map(Resource::contents));
+        let contents = if let Some(contents) = fixed {
+            contents
         } else if let Some((template, variables)) = self
             .shared
             .templates
@@ -773,6 +793,11 @@ impl ServerHandler for Handler {
         }
         self.session.subscribe(&request.uri, false);
         Ok(())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        tracing::info!("client initialized");
+        self.shared.resources.connect(&self.session, context.peer);
     }
 
     async fn on_custom_request(

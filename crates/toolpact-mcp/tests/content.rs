@@ -219,3 +219,52 @@ async fn every_resource_method_of_a_server_without_resources_answers_alike() {
     }
     pipe.close().await;
 }
+
+#[tokio::test]
+async fn clients_hear_of_added_resources_and_of_updates_they_subscribed_to() {
+    let mut server = server();
+    let resources = server.resources();
+    let (mut pipe, initialized) = Pipe::initialized(server, json!({})).await;
+    assert_eq!(
+        initialized["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": true})
+    );
+    let (subscribed, _) = pipe
+        .request(1, "resources/subscribe", json!({"uri": "test://items/7"}))
+        .await;
+    assert_eq!(subscribed["result"], json!({}), "{subscribed}");
+
+    assert_eq!(
+        resources.updated("test://items/8").await,
+        0,
+        "not subscribed"
+    );
+    assert_eq!(resources.updated("test://items/7").await, 1);
+    let updated = pipe.next().await;
+    assert_eq!(
+        updated,
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+               "params": {"uri": "test://items/7"}})
+    );
+
+    assert_eq!(
+        resources
+            .add(Resource::text("test://new", "new", "text/plain", "fresh"))
+            .await,
+        1
+    );
+    let changed = pipe.next().await;
+    assert_eq!(changed["method"], "notifications/resources/list_changed");
+    let (listed, _) = pipe.request(2, "resources/list", json!({})).await;
+    assert_eq!(listed["result"]["resources"][2]["uri"], "test://new");
+    assert!(resources.remove("test://new").await);
+    assert_eq!(
+        pipe.next().await["method"],
+        "notifications/resources/list_changed"
+    );
+    assert_eq!(resources.len(), 2);
+
+    // Once the client is gone, nobody is told.
+    pipe.close().await;
+    assert_eq!(resources.updated("test://items/7").await, 0);
+}
