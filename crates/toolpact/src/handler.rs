@@ -95,7 +95,7 @@ impl CallContext {
         &self,
         request: SamplingRequest,
     ) -> Result<SamplingResult, ClientRequestError> {
-        self.client()?.create_message(request).await
+        self.require_client()?.create_message(request).await
     }
 
     /// Asks the client to ask its user for values (`elicitation/create`, a form described by
@@ -104,10 +104,10 @@ impl CallContext {
         &self,
         request: ElicitationRequest,
     ) -> Result<ElicitationResult, ClientRequestError> {
-        self.client()?.elicit(request).await
+        self.require_client()?.elicit(request).await
     }
 
-    fn client(&self) -> Result<&Arc<dyn ClientPeer>, ClientRequestError> {
+    fn require_client(&self) -> Result<&Arc<dyn ClientPeer>, ClientRequestError> {
         self.client.as_ref().ok_or(ClientRequestError::NoClient)
     }
 }
@@ -471,4 +471,45 @@ pub struct ElicitationResult {
     pub action: ElicitationAction,
     /// The submitted values (with [`ElicitationAction::Accept`]).
     pub content: Option<Map<String, Value>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::executor::block_on;
+    use serde_json::json;
+
+    #[test]
+    fn without_a_client_progress_and_logs_are_dropped_and_requests_fail() {
+        let ctx = CallContext {
+            meta: json!({"progressToken": 7, "note": "x"})
+                .as_object()
+                .cloned(),
+            ..CallContext::default()
+        };
+        assert_eq!(ctx.progress_token(), Some(&json!(7)));
+        assert_eq!(ctx.meta().and_then(|m| m.get("note")), Some(&json!("x")));
+        assert_eq!(block_on(ctx.progress(Progress::of(1.0, 2.0))), Ok(()));
+        assert_eq!(block_on(ctx.log(LogLevel::Error, "lost")), Ok(()));
+        let sampled = block_on(
+            ctx.create_message(SamplingRequest::new(vec![SamplingMessage::user("hi")], 10)),
+        );
+        assert_eq!(sampled, Err(ClientRequestError::NoClient));
+        let error: ToolError = ClientRequestError::Unsupported("sampling").into();
+        assert_eq!(
+            error,
+            ToolError::internal(
+                "the client does not support sampling: it did not declare the capability"
+            )
+        );
+    }
+
+    #[test]
+    fn log_levels_read_and_order_as_on_the_wire() {
+        assert!(LogLevel::Debug < LogLevel::Emergency);
+        for level in LogLevel::ALL {
+            assert_eq!(LogLevel::from_name(level.as_str()), Some(level));
+        }
+        assert_eq!(LogLevel::from_name("loud"), None);
+    }
 }
