@@ -19,7 +19,7 @@ use toolpact::{
     Unstructured,
 };
 use toolpact_mcp::Server;
-use wire::Pipe;
+use wire::{Http, Pipe};
 
 fn empty() -> Value {
     json!({"type": "object", "properties": {}})
@@ -244,4 +244,24 @@ async fn a_cancelled_request_sets_the_handlers_cancellation() {
     .await
     .expect("the handler sees its cancellation");
     pipe.close().await;
+}
+
+#[tokio::test]
+async fn over_http_progress_rides_the_calls_stream_with_its_answer() {
+    let http = Http::initialized(working_server()).await;
+    let (messages, _) = http
+        .post(
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "work", "arguments": {}, "_meta": {"progressToken": 11, "note": 3}}}),
+        )
+        .await;
+    let progress: Vec<&Value> = messages
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .map(|m| &m["params"]["progress"])
+        .collect();
+    assert_eq!(progress, [&json!(1.0), &json!(2.0)], "{messages:?}");
+    let answer = messages.last().unwrap();
+    assert_eq!(answer["id"], 4);
+    assert_eq!(answer["result"]["content"][0]["text"], "3");
 }
