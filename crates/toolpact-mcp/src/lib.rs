@@ -20,10 +20,13 @@
 
 mod child;
 mod client;
+mod context;
 mod convert;
 mod error;
 mod http;
+mod prompts;
 mod protocol;
+mod resources;
 mod runtime;
 mod server;
 mod stdio;
@@ -35,6 +38,8 @@ pub use client::{
 };
 pub use error::{ClientError, ServeError};
 pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, HttpServer, MCP_PATH};
+pub use prompts::{Prompt, PromptArgument, PromptArguments, PromptMessage};
 pub use protocol::PROTOCOL_VERSIONS;
+pub use resources::{Resource, ResourceTemplate, Resources, UriVariables};
 pub use runtime::{block_on, shutdown_signal};
-pub use server::{CallInfo, DEFAULT_PAGE_SIZE, Resource, Server};
+pub use server::{CallInfo, DEFAULT_PAGE_SIZE, Server};

@@ -1,72 +1,47 @@
 //! Serving a [`Registry`] over MCP: `tools/list` straight from the registry, `tools/call`
 //! through [`dispatch`](toolpact::dispatch()) (so every call is validated against the tool's full schema,
-//! which rmcp alone does not do), and text resources such as the widget templates that tools
-//! point at with `_meta["openai/outputTemplate"]`.
+//! which rmcp alone does not do), with the handler reaching the client through its
+//! [`CallContext`](toolpact::CallContext) (progress, log messages, sampling, elicitation,
+//! cancellation); prompts with checked arguments, resources (text and binary, fixed or from
+//! URI templates, with subscriptions), completions, and `logging/setLevel`.
 //!
 //! JSON-RPC framing, the `initialize` handshake, protocol-version negotiation and the
 //! per-version shape of results (`resultType`, cache hints) are rmcp's; this module supplies
-//! the content.
+//! the content. A request whose params rmcp cannot read (a `tools/call` whose `arguments` is a
+//! string) reaches [`ServerHandler::on_custom_request`], which answers `-32602` with the reason
+//! instead of rmcp's `-32601`.
 
+// Sampling, logging and `resources/subscribe` are deprecated in rmcp by SEP-2577, which drops
+// them from the 2026-07-28 revision; the revisions before it, which this crate serves too,
+// define them, and clients of those revisions use them.
+#![allow(deprecated)]
+
+use crate::context::{Session, SessionClient};
 use crate::convert;
 use crate::error::ServeError;
+use crate::prompts::{Prompt, complete};
 use crate::protocol;
+use crate::resources::{Resource, ResourceTemplate, Resources};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource as RmcpResource,
-    ResourceContents, ResourcesCapability, ServerCapabilities, ServerConfig, Tool as RmcpTool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    CustomRequest, CustomResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, PromptsCapability, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool as RmcpTool,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
-use toolpact::{DispatchOptions, Registry, Target, ToolCall};
+use toolpact::{Cancellation, DispatchOptions, LogLevel, Registry, Target, ToolCall};
 
-/// How many tools (or resources) one `tools/list` (or `resources/list`) page holds unless
-/// [`Server::with_page_size`] says otherwise.
+/// How many tools (or resources, prompts) one `tools/list` (or `resources/list`,
+/// `prompts/list`) page holds unless [`Server::with_page_size`] says otherwise.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
-
-/// A text resource the server serves through `resources/list` and `resources/read`, such as
-/// the HTML template of a widget (`ui://widget/gifts.html`, MIME type `text/html+skybridge`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Resource {
-    /// The resource's URI, as tools refer to it.
-    pub uri: String,
-    /// Its programmatic name.
-    pub name: String,
-    /// Its MIME type.
-    pub mime_type: Option<String>,
-    /// The content.
-    pub text: String,
-    /// A title for people.
-    pub title: Option<String>,
-    /// What it is.
-    pub description: Option<String>,
-    /// `_meta` of the resource and of its contents (for example `openai/widgetDescription`).
-    pub meta: Option<Map<String, Value>>,
-}
-
-impl Resource {
-    /// A text resource with a URI, a name, a MIME type and its text.
-    pub fn text(
-        uri: impl Into<String>,
-        name: impl Into<String>,
-        mime_type: impl Into<String>,
-        text: impl Into<String>,
-    ) -> Self {
-        Resource {
-            uri: uri.into(),
-            name: name.into(),
-            mime_type: Some(mime_type.into()),
-            text: text.into(),
-            title: None,
-            description: None,
-            meta: None,
-        }
-    }
-}
 
 /// What the server knows about a call when it decides which data to attach to it.
 #[derive(Debug, Clone, Copy)]
@@ -108,7 +83,10 @@ pub struct Server {
     registry: Registry,
     tools: Vec<RmcpTool>,
     dropped: Vec<String>,
-    resources: Vec<Resource>,
+    resources: Resources,
+    live_resources: bool,
+    templates: Vec<ResourceTemplate>,
+    prompts: Vec<Prompt>,
     name: String,
     version: String,
     instructions: Option<String>,
@@ -123,6 +101,8 @@ impl std::fmt::Debug for Server {
             .field("name", &self.name)
             .field("tools", &self.tools.len())
             .field("resources", &self.resources.len())
+            .field("templates", &self.templates.len())
+            .field("prompts", &self.prompts.len())
             .field("page_size", &self.page_size)
             .finish()
     }
@@ -153,7 +133,10 @@ impl Server {
             registry,
             tools,
             dropped,
-            resources: Vec::new(),
+            resources: Resources::default(),
+            live_resources: false,
+            templates: Vec::new(),
+            prompts: Vec::new(),
             name: "toolpact".to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
             instructions: None,
@@ -207,8 +190,29 @@ impl Server {
     }
 
     /// Adds a resource.
-    pub fn with_resource(mut self, resource: Resource) -> Self {
+    pub fn with_resource(self, resource: Resource) -> Self {
         self.resources.push(resource);
+        self
+    }
+
+    /// The handle that adds and removes resources while the server runs, telling the connected
+    /// clients, and tells the clients subscribed to a resource that it changed. Taking it
+    /// declares the `resources` capability (with `listChanged`) even while there are none.
+    pub fn resources(&mut self) -> Resources {
+        self.live_resources = true;
+        self.resources.clone()
+    }
+
+    /// Adds resources whose URIs follow a template (listed by `resources/templates/list`,
+    /// read through `resources/read` when no fixed resource has the URI).
+    pub fn with_resource_template(mut self, template: ResourceTemplate) -> Self {
+        self.templates.push(template);
+        self
+    }
+
+    /// Adds a prompt (`prompts/list`, `prompts/get`).
+    pub fn with_prompt(mut self, prompt: Prompt) -> Self {
+        self.prompts.push(prompt);
         self
     }
 
@@ -238,7 +242,7 @@ impl Server {
                 let Some(uri) = uri.and_then(Value::as_str) else {
                     continue;
                 };
-                if !self.resources.iter().any(|r| r.uri == uri) {
+                if !self.resources.with(|all| all.iter().any(|r| r.uri == uri)) {
                     notes.push(format!(
                         "tool {:?}: {pointer} points at {uri}, which this server does not serve as a resource",
                         tool.name
@@ -253,54 +257,97 @@ impl Server {
         for note in self.notes() {
             tracing::warn!("{note}");
         }
-        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
-        if !self.resources.is_empty() {
-            capabilities.resources = Some(ResourcesCapability::default());
+        let mut capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        let has_resources =
+            self.live_resources || !self.resources.is_empty() || !self.templates.is_empty();
+        if has_resources {
+            let mut resources = ResourcesCapability::default();
+            resources.subscribe = Some(true);
+            resources.list_changed = Some(self.live_resources);
+            capabilities.resources = Some(resources);
+        }
+        if !self.prompts.is_empty() {
+            capabilities.prompts = Some(PromptsCapability::default());
+        }
+        if !self.prompts.is_empty() || !self.templates.is_empty() {
+            capabilities.completions = Some(Map::new());
         }
         let mut info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(self.name, self.version));
         if let Some(instructions) = self.instructions {
             info = info.with_instructions(instructions);
         }
-        let resources = self
-            .resources
-            .iter()
-            .map(|r| {
-                let mut listed = RmcpResource::new(&r.uri, &r.name);
-                listed.mime_type.clone_from(&r.mime_type);
-                listed.title.clone_from(&r.title);
-                listed.description.clone_from(&r.description);
-                listed.meta = r.meta.clone().map(rmcp::model::MetaObject);
-                listed
-            })
-            .collect();
-        Handler(Arc::new(Shared {
-            registry: self.registry,
-            tools: self.tools,
-            resources: self.resources,
-            listed_resources: resources,
-            info,
-            page_size: self.page_size,
-            dispatch: self.dispatch,
-            call_data: self.call_data,
-        }))
+        Handler {
+            shared: Arc::new(Shared {
+                registry: self.registry,
+                tools: self.tools,
+                listed_templates: self
+                    .templates
+                    .iter()
+                    .map(ResourceTemplate::listed)
+                    .collect(),
+                listed_prompts: self.prompts.iter().map(Prompt::listed).collect(),
+                resources: self.resources,
+                has_resources,
+                templates: self.templates,
+                prompts: self.prompts,
+                info,
+                page_size: self.page_size,
+                dispatch: self.dispatch,
+                call_data: self.call_data,
+            }),
+            session: Arc::default(),
+        }
     }
 }
 
 struct Shared {
     registry: Registry,
     tools: Vec<RmcpTool>,
-    resources: Vec<Resource>,
-    listed_resources: Vec<RmcpResource>,
+    resources: Resources,
+    has_resources: bool,
+    templates: Vec<ResourceTemplate>,
+    listed_templates: Vec<Value>,
+    prompts: Vec<Prompt>,
+    listed_prompts: Vec<Value>,
     info: ServerConfig,
     page_size: usize,
     dispatch: DispatchOptions,
     call_data: Option<Arc<CallData>>,
 }
 
-/// The rmcp handler: cheap to clone, one per connection or HTTP session.
-#[derive(Clone)]
-pub(crate) struct Handler(Arc<Shared>);
+impl Shared {
+    fn has_resources(&self) -> bool {
+        self.has_resources
+    }
+
+    /// Whether `uri` names a resource of the server, fixed or from a template.
+    fn knows_resource(&self, uri: &str) -> bool {
+        self.resources.with(|all| all.iter().any(|r| r.uri == uri))
+            || self.templates.iter().any(|t| t.matches(uri).is_some())
+    }
+}
+
+/// The rmcp handler: one per connection or HTTP session. Cloning it shares the server's
+/// content but starts a new [`Session`] (log level, subscriptions): rmcp takes one handler per
+/// session (the HTTP transport clones the served one for each new session) and keeps it
+/// behind an `Arc` for the session's life.
+pub(crate) struct Handler {
+    shared: Arc<Shared>,
+    session: Arc<Session>,
+}
+
+impl Clone for Handler {
+    fn clone(&self) -> Self {
+        Handler {
+            shared: Arc::clone(&self.shared),
+            session: Arc::default(),
+        }
+    }
+}
 
 /// The slice of `items` a cursor points at, and the cursor of the next page. Cursors are
 /// opaque to clients (MCP pagination); here they are the offset of the page's first item.
@@ -328,9 +375,119 @@ fn page<'a, T>(
     Ok((&items[start..end], next))
 }
 
+/// A page of listed items as the JSON of a list result (`{"<key>": [...], "nextCursor"?}`),
+/// read into rmcp's result type.
+fn list_result<T: serde::de::DeserializeOwned>(
+    key: &str,
+    items: &[Value],
+    params: Option<&PaginatedRequestParams>,
+    size: usize,
+) -> Result<T, ErrorData> {
+    let (items, next) = page(items, params, size)?;
+    let mut result = json!({ key: items });
+    if let Some(next) = next {
+        result["nextCursor"] = json!(next);
+    }
+    from_json(result)
+}
+
+/// A value of rmcp's wire model from the JSON this module builds; a failure is a bug of the
+/// server's content (a content block rmcp cannot hold), reported as an internal error.
+fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value).map_err(|e| {
+        tracing::error!(error = %e, "a result does not fit rmcp's model");
+        ErrorData::internal_error(format!("the server built an invalid result: {e}"), None)
+    })
+}
+
+/// Method-not-found for the resource methods of a server that has no resources, so that
+/// `resources/list`, `resources/read` and the others answer alike.
+fn no_resources(method: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!("{method}: this server has no resources"),
+        None,
+    )
+}
+
+/// The methods a client may send, each with the fields its params must have. A request for
+/// one of them that reaches [`ServerHandler::on_custom_request`] had params rmcp could not
+/// read.
+const KNOWN_METHODS: [(&str, &[&str]); 13] = [
+    (
+        "initialize",
+        &["protocolVersion", "capabilities", "clientInfo"],
+    ),
+    ("ping", &[]),
+    ("tools/list", &[]),
+    ("tools/call", &["name"]),
+    ("resources/list", &[]),
+    ("resources/templates/list", &[]),
+    ("resources/read", &["uri"]),
+    ("resources/subscribe", &["uri"]),
+    ("resources/unsubscribe", &["uri"]),
+    ("prompts/list", &[]),
+    ("prompts/get", &["name"]),
+    ("completion/complete", &["ref", "argument"]),
+    ("logging/setLevel", &["level"]),
+];
+
+/// Why the params of a known method could not be read: what a `-32602` error says.
+fn params_problem(method: &str, required: &[&str], params: Option<&Value>) -> String {
+    let Some(params) = params.filter(|p| !p.is_null()) else {
+        return format!(
+            "{method} needs params with {}",
+            required
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    };
+    let Some(object) = params.as_object() else {
+        return format!(
+            "the params of {method} must be an object, not {}",
+            crate::prompts::json_type(params)
+        );
+    };
+    for field in required {
+        if !object.contains_key(*field) {
+            return format!("the params of {method} have no `{field}`");
+        }
+    }
+    let string_fields: &[&str] = match method {
+        "tools/call" | "prompts/get" => &["name"],
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => &["uri"],
+        _ => &[],
+    };
+    for field in string_fields {
+        if let Some(value) = object.get(*field).filter(|v| !v.is_string()) {
+            return format!(
+                "`{field}` in the params of {method} must be a string, not {}",
+                crate::prompts::json_type(value)
+            );
+        }
+    }
+    if let Some(arguments) = object
+        .get("arguments")
+        .filter(|a| !a.is_object() && !a.is_null())
+    {
+        let what = if method == "tools/call" {
+            "the tool's arguments by name"
+        } else {
+            "the arguments by name"
+        };
+        return format!(
+            "`arguments` in the params of {method} must be an object of {what}, not {}",
+            crate::prompts::json_type(arguments)
+        );
+    }
+    format!("the params of {method} do not have the shape the protocol defines")
+}
+
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
-        self.0.info.clone()
+        self.shared.info.clone()
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -342,14 +499,14 @@ impl ServerHandler for Handler {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let (tools, next) = page(&self.0.tools, request.as_ref(), self.0.page_size)?;
+        let (tools, next) = page(&self.shared.tools, request.as_ref(), self.shared.page_size)?;
         let mut result = ListToolsResult::with_all_items(tools.to_vec());
         result.next_cursor = next;
         Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<RmcpTool> {
-        self.0.tools.iter().find(|t| t.name == name).cloned()
+        self.shared.tools.iter().find(|t| t.name == name).cloned()
     }
 
     async fn call_tool(
@@ -367,8 +524,8 @@ impl ServerHandler for Handler {
             name: request.name.to_string(),
             arguments: Ok(Value::Object(request.arguments.unwrap_or_default())),
         };
-        let mut options = self.0.dispatch.clone();
-        if let Some(call_data) = &self.0.call_data {
+        let mut options = self.shared.dispatch.clone();
+        if let Some(call_data) = &self.shared.call_data {
             let info = CallInfo {
                 tool: &call.name,
                 headers: context
@@ -380,10 +537,38 @@ impl ServerHandler for Handler {
                 options.data = Some(data);
             }
         }
+        let meta = serde_json::to_value(&context.meta)
+            .ok()
+            .and_then(|meta| match meta {
+                Value::Object(meta) if !meta.is_empty() => Some(meta),
+                _ => None,
+            });
+        // Under 2026-07-28 a request carries the client's log level in its `_meta`.
+        let request_level = meta
+            .as_ref()
+            .and_then(|m| m.get("io.modelcontextprotocol/logLevel"))
+            .and_then(Value::as_str)
+            .and_then(LogLevel::from_name);
+        if let Some(level) = request_level {
+            self.session.set_log_level(level);
+        }
+        let cancellation = Cancellation::default();
+        options.cancellation = Some(cancellation.clone());
+        options.meta = meta;
+        options.client = Some(Arc::new(SessionClient::new(
+            context.peer.clone(),
+            Arc::clone(&self.session),
+        )));
+        // The handler runs in this task, so that the requests it sends the client (sampling,
+        // elicitation) ride this request's stream. A `notifications/cancelled` sets its
+        // cancellation flag; the handler decides how soon to stop, within the time limit.
+        let dispatching = toolpact::dispatch(&self.shared.registry, &call, &options);
+        tokio::pin!(dispatching);
         let dispatched = tokio::select! {
-            dispatched = toolpact::dispatch(&self.0.registry, &call, &options) => dispatched,
+            dispatched = &mut dispatching => dispatched,
             () = context.ct.cancelled() => {
-                return Err(ErrorData::internal_error("the client cancelled the call", None));
+                cancellation.cancel();
+                dispatching.await
             }
         };
         if dispatched.is_protocol_error() {
@@ -397,20 +582,142 @@ impl ServerHandler for Handler {
         Ok(CallToolResponse::Complete(result))
     }
 
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let name = serde_json::to_value(request.level).unwrap_or_default();
+        let level = name
+            .as_str()
+            .and_then(LogLevel::from_name)
+            .ok_or_else(|| ErrorData::invalid_params(format!("unknown log level {name}"), None))?;
+        self.session.set_log_level(level);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        if self.shared.prompts.is_empty() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ListPromptsRequestMethod,
+            >());
+        }
+        list_result(
+            "prompts",
+            &self.shared.listed_prompts,
+            request.as_ref(),
+            self.shared.page_size,
+        )
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let Some(prompt) = self.shared.prompts.iter().find(|p| p.name == request.name) else {
+            let names: Vec<&str> = self
+                .shared
+                .prompts
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect();
+            let hint = toolpact::closest_name(&request.name, names.iter().copied())
+                .map(|name| format!("; did you mean {name:?}?"))
+                .unwrap_or_default();
+            return Err(ErrorData::invalid_params(
+                format!("no prompt is named {:?}{hint}", request.name),
+                None,
+            ));
+        };
+        let result = prompt
+            .get(request.arguments.as_ref())
+            .map_err(|reason| ErrorData::invalid_params(reason, None))?;
+        Ok(GetPromptResponse::Complete(from_json(result)?))
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let reference = serde_json::to_value(&request.r#ref).unwrap_or_default();
+        let argument = &request.argument.name;
+        let candidates = match reference.get("type").and_then(Value::as_str) {
+            Some("ref/prompt") => {
+                let name = reference.get("name").and_then(Value::as_str).unwrap_or("");
+                let prompt = self.shared.prompts.iter().find(|p| p.name == name);
+                let Some(prompt) = prompt else {
+                    return Err(ErrorData::invalid_params(
+                        format!("no prompt is named {name:?}"),
+                        None,
+                    ));
+                };
+                if !prompt.arguments.iter().any(|a| &a.name == argument) {
+                    return Err(ErrorData::invalid_params(
+                        format!("prompt {name:?} has no argument {argument:?}"),
+                        None,
+                    ));
+                }
+                prompt.completions.get(argument)
+            }
+            _ => {
+                let uri = reference.get("uri").and_then(Value::as_str).unwrap_or("");
+                let template = self.shared.templates.iter().find(|t| t.uri_template == uri);
+                let Some(template) = template else {
+                    return Err(ErrorData::invalid_params(
+                        format!("no resource template is {uri:?}"),
+                        None,
+                    ));
+                };
+                template.completions.get(argument)
+            }
+        };
+        let completion = complete(
+            candidates.map_or(&[][..], Vec::as_slice),
+            &request.argument.value,
+        );
+        from_json(json!({ "completion": completion }))
+    }
+
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        if self.0.resources.is_empty() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::ListResourcesRequestMethod,
-            >());
+        if !self.shared.has_resources() {
+            return Err(no_resources("resources/list"));
         }
-        let (resources, next) = page(&self.0.listed_resources, request.as_ref(), self.0.page_size)?;
-        let mut result = ListResourcesResult::with_all_items(resources.to_vec());
-        result.next_cursor = next;
-        Ok(result)
+        let listed: Vec<Value> = self
+            .shared
+            .resources
+            .with(|all| all.iter().map(Resource::listed).collect());
+        list_result(
+            "resources",
+            &listed,
+            request.as_ref(),
+            self.shared.page_size,
+        )
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        if !self.shared.has_resources() {
+            return Err(no_resources("resources/templates/list"));
+        }
+        list_result(
+            "resourceTemplates",
+            &self.shared.listed_templates,
+            request.as_ref(),
+            self.shared.page_size,
+        )
     }
 
     async fn read_resource(
@@ -418,21 +725,94 @@ impl ServerHandler for Handler {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let Some(resource) = self.0.resources.iter().find(|r| r.uri == request.uri) else {
+        if !self.shared.has_resources() {
+            return Err(no_resources("resources/read"));
+        }
+        let uri = request.uri.as_str();
+        let fixed = self
+            .shared
+            .resources
+            .with(|all| all.iter().find(|r| r.uri == uri).map(Resource::contents));
+        let contents = if let Some(contents) = fixed {
+            contents
+        } else if let Some((template, variables)) = self
+            .shared
+            .templates
+            .iter()
+            .find_map(|t| t.matches(uri).map(|vars| (t, vars)))
+        {
+            match template.read(uri, &variables) {
+                Ok(resource) => resource.contents(),
+                Err(toolpact::ToolError::ForModel(message)) => {
+                    return Err(ErrorData::resource_not_found(message, None));
+                }
+                Err(other) => {
+                    tracing::error!(%uri, error = %other, "reading a resource failed");
+                    return Err(ErrorData::internal_error(
+                        format!("reading {uri} failed with an internal error"),
+                        None,
+                    ));
+                }
+            }
+        } else {
             return Err(ErrorData::resource_not_found(
-                format!("no resource has the URI {}", request.uri),
-                None,
+                format!("no resource has the URI {uri}"),
+                Some(json!({ "uri": uri })),
             ));
         };
-        let contents = ResourceContents::TextResourceContents {
-            uri: resource.uri.clone(),
-            mime_type: resource.mime_type.clone(),
-            text: resource.text.clone(),
-            meta: resource.meta.clone().map(rmcp::model::MetaObject),
-        };
-        Ok(ReadResourceResponse::Complete(ReadResourceResult::new(
-            vec![contents],
-        )))
+        Ok(ReadResourceResponse::Complete(from_json(
+            json!({ "contents": [contents] }),
+        )?))
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.shared.has_resources() {
+            return Err(no_resources("resources/subscribe"));
+        }
+        if !self.shared.knows_resource(&request.uri) {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource has the URI {}", request.uri),
+                Some(json!({ "uri": request.uri })),
+            ));
+        }
+        self.session.subscribe(&request.uri, true);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.shared.has_resources() {
+            return Err(no_resources("resources/unsubscribe"));
+        }
+        self.session.subscribe(&request.uri, false);
+        Ok(())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        tracing::info!("client initialized");
+        self.shared.resources.connect(&self.session, context.peer);
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let CustomRequest { method, params, .. } = request;
+        match KNOWN_METHODS.iter().find(|(known, _)| *known == method) {
+            Some((_, required)) => Err(ErrorData::invalid_params(
+                params_problem(&method, required, params.as_ref()),
+                None,
+            )),
+            None => Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, method, None)),
+        }
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::exchange::call::ToolCall;
 use crate::export::ReadBack;
-use crate::handler::{CallContext, Cancellation, ToolError};
+use crate::handler::{CallContext, Cancellation, ClientPeer, ToolError};
 use crate::lower::ReadBackStep;
 use crate::provider::table::provider;
 use crate::provider::{RenderOptions, Target};
@@ -20,7 +20,7 @@ use crate::validate::{ArgumentErrors, DEFAULT_MESSAGE_LIMIT, check};
 use futures::FutureExt;
 use futures::future::{Either, select};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -46,6 +46,14 @@ pub struct DispatchOptions {
     /// mode, an enum value Gemini sends as a string) is read back before it is validated,
     /// and each change is recorded in the result's `_meta`. `None` reads calls as they are.
     pub read_back: Option<Arc<ReadBack>>,
+    /// The client the call comes from, which its handler reaches through
+    /// [`CallContext::client`] (set per call by a server such as toolpact-mcp's).
+    pub client: Option<Arc<dyn ClientPeer>>,
+    /// The `_meta` object of the request that carried the call ([`CallContext::meta`]).
+    pub meta: Option<Map<String, Value>>,
+    /// The flag the handler finds in [`CallContext::cancellation`], for a caller that cancels
+    /// the call from outside (a client's `notifications/cancelled`); a fresh one when `None`.
+    pub cancellation: Option<Cancellation>,
 }
 
 impl Default for DispatchOptions {
@@ -56,6 +64,9 @@ impl Default for DispatchOptions {
             message_limit: DEFAULT_MESSAGE_LIMIT,
             data: None,
             read_back: None,
+            client: None,
+            meta: None,
+            cancellation: None,
         }
     }
 }
@@ -424,9 +435,11 @@ async fn run(
         );
     };
     let ctx = CallContext {
-        cancellation: Cancellation::default(),
+        cancellation: options.cancellation.clone().unwrap_or_default(),
         call_id: reply_to.id.clone(),
         data: options.data.clone(),
+        meta: options.meta.clone(),
+        client: options.client.clone(),
     };
     let cancellation = ctx.cancellation.clone();
     let mut run = Box::pin(AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind());

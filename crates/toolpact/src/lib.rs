@@ -63,7 +63,11 @@ pub use dispatch::{
 pub use export::{
     Export, ExportError, Exporter, LoweredTool, Named, ReadBack, check_coherence, export,
 };
-pub use handler::{CallContext, Cancellation, Handler, ToolError};
+pub use handler::{
+    CallContext, Cancellation, ClientPeer, ClientRequestError, ElicitationAction,
+    ElicitationRequest, ElicitationResult, Handler, LogLevel, Progress, Role, SamplingMessage,
+    SamplingRequest, SamplingResult, ToolError,
+};
 pub use lock::{LOCK_KEY, LOCK_VERSION, LockError, LockFile, LockedTool, is_lock_document};
 pub use loss::{Loss, LossKind, LossReport, Unrepresentable};
 pub use lower::{Inverse, ReadBackStep, SourceMap};

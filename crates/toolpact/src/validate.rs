@@ -393,9 +393,45 @@ fn describe_value(value: &Value) -> String {
     }
 }
 
-fn first_sentence(text: &str) -> &str {
-    let end = text.find(". ").map_or(text.len(), |i| i + 1);
-    text[..end].trim()
+/// The longest excerpt of a description a message quotes, in characters.
+const EXCERPT_LIMIT: usize = 160;
+
+/// Words whose period does not end a sentence.
+const ABBREVIATIONS: [&str; 12] = [
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "excl", "no", "fig", "mr", "dr",
+];
+
+/// The first sentence of a description, for a message: the text up to the first period
+/// followed by a space that ends a sentence, not an abbreviation ("e.g.", "i.e.", "etc.",
+/// "U.S.", an initial) and not inside a parenthesis left open. A first sentence longer than
+/// [`EXCERPT_LIMIT`] characters is cut after its last whole word within the limit, with "…".
+fn first_sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut end = text.len();
+    for (i, _) in text.match_indices(". ") {
+        let before = &text[..i];
+        let word = before
+            .rsplit(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or_default();
+        let abbreviation = word.contains('.')
+            || word.chars().count() == 1
+            || ABBREVIATIONS.contains(&word.to_lowercase().as_str());
+        let open = before.matches('(').count() > before.matches(')').count();
+        if !abbreviation && !open {
+            end = i + 1;
+            break;
+        }
+    }
+    let sentence = &text[..end];
+    if sentence.chars().count() <= EXCERPT_LIMIT {
+        return sentence.to_owned();
+    }
+    let cut: String = sentence.chars().take(EXCERPT_LIMIT).collect();
+    let words = cut
+        .rfind(char::is_whitespace)
+        .map_or(cut.as_str(), |i| &cut[..i]);
+    format!("{}…", words.trim_end_matches([',', ';', ':', ' ']))
 }
 
 fn list(items: impl Iterator<Item = String>) -> String {
@@ -418,6 +454,42 @@ fn closest<'a>(name: &str, declared: &[&'a str]) -> Option<&'a str> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_first_sentence_does_not_end_at_an_abbreviation() {
+        for (description, sentence) in [
+            ("The city. Not the country.", "The city."),
+            (
+                "A date, e.g. 2024-01-01. Any year.",
+                "A date, e.g. 2024-01-01.",
+            ),
+            (
+                "The country (i.e. U.S. or Canada). Two letters.",
+                "The country (i.e. U.S. or Canada).",
+            ),
+            ("Signed by J. Smith. Or not.", "Signed by J. Smith."),
+            ("No period at all", "No period at all"),
+        ] {
+            assert_eq!(first_sentence(description), sentence, "{description}");
+        }
+        let long = format!("{} end. Second.", "word ".repeat(60));
+        let excerpt = first_sentence(&long);
+        assert!(excerpt.ends_with("word…"), "{excerpt}");
+        assert!(excerpt.chars().count() <= EXCERPT_LIMIT + 1, "{excerpt}");
+    }
+
+    #[test]
+    fn a_missing_property_quotes_its_description_whole() {
+        let schema = json!({"type": "object", "required": ["country"], "properties": {
+            "country": {"type": "string",
+                        "description": "Where it ships (e.g. US, i.e. the U.S. code). Two letters."}}});
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let errors = check(&validator, &schema, &json!({})).unwrap_err().errors;
+        assert_eq!(
+            errors[0].message,
+            "`country` is required (a string): Where it ships (e.g. US, i.e. the U.S. code)."
+        );
+    }
 
     fn forecast() -> (Validator, Value) {
         let schema = json!({

@@ -1,0 +1,290 @@
+//! The client as a running handler reaches it: [`SessionClient`] implements toolpact's
+//! [`ClientPeer`] over rmcp's peer of one session, and [`Session`] holds what a session
+//! remembers between requests (the log level the client set, the resources it subscribed to).
+//!
+//! rmcp's request and result types are reached through their JSON form, so toolpact's types
+//! stay free of rmcp and a field rmcp adds does not break the conversion.
+
+// Sampling, logging and `resources/subscribe` are deprecated in rmcp by SEP-2577, which drops
+// them from the 2026-07-28 revision; the revisions before it, which this crate serves too,
+// define them, and clients of those revisions use them.
+#![allow(deprecated)]
+
+use futures::future::BoxFuture;
+use rmcp::model::{
+    ClientCapabilities, CreateMessageRequest, ElicitRequest, ErrorData, ServerNotification,
+    ServerRequest,
+};
+use rmcp::service::{Peer, ServiceError};
+use rmcp::{RoleServer, model::Notification};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use toolpact::{
+    ClientPeer, ClientRequestError, Content, ElicitationAction, ElicitationRequest,
+    ElicitationResult, LogLevel, Progress, Role, SamplingRequest, SamplingResult,
+};
+
+/// What one session remembers between requests.
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    /// The least severe level the client wants (`logging/setLevel`); every level until it sets
+    /// one.
+    log_level: Mutex<Option<LogLevel>>,
+    /// The URIs the client subscribed to (`resources/subscribe`).
+    subscriptions: Mutex<BTreeSet<String>>,
+}
+
+impl Session {
+    /// Records the level the client set.
+    pub(crate) fn set_log_level(&self, level: LogLevel) {
+        if let Ok(mut current) = self.log_level.lock() {
+            *current = Some(level);
+        }
+    }
+
+    /// Whether a message at `level` goes to the client.
+    pub(crate) fn logs(&self, level: LogLevel) -> bool {
+        self.log_level
+            .lock()
+            .map_or(true, |current| current.is_none_or(|min| level >= min))
+    }
+
+    /// Adds (`true`) or removes (`false`) a subscription.
+    pub(crate) fn subscribe(&self, uri: &str, on: bool) {
+        if let Ok(mut subscriptions) = self.subscriptions.lock() {
+            if on {
+                subscriptions.insert(uri.to_owned());
+            } else {
+                subscriptions.remove(uri);
+            }
+        }
+    }
+
+    /// Whether the client subscribed to `uri`.
+    pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
+        self.subscriptions
+            .lock()
+            .is_ok_and(|subscriptions| subscriptions.contains(uri))
+    }
+}
+
+/// The client of one session, for the handlers of the calls it makes.
+pub(crate) struct SessionClient {
+    peer: Peer<RoleServer>,
+    session: Arc<Session>,
+}
+
+impl SessionClient {
+    pub(crate) fn new(peer: Peer<RoleServer>, session: Arc<Session>) -> Self {
+        SessionClient { peer, session }
+    }
+
+    /// The capabilities the client declared, when it initialized this session.
+    fn capabilities(&self) -> Option<ClientCapabilities> {
+        self.peer.peer_info().map(|info| info.capabilities.clone())
+    }
+}
+
+/// Reads a value of rmcp's wire model from its JSON form.
+fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ClientRequestError> {
+    serde_json::from_value(value).map_err(|e| ClientRequestError::Invalid(e.to_string()))
+}
+
+fn service_error(error: ServiceError) -> ClientRequestError {
+    match error {
+        ServiceError::McpError(ErrorData { code, message, .. }) => ClientRequestError::Rejected {
+            code: i64::from(code.0),
+            message: message.into_owned(),
+        },
+        other => ClientRequestError::Transport(other.to_string()),
+    }
+}
+
+fn content_json(content: &[Content]) -> Value {
+    match content {
+        [one] => json!(one),
+        many => json!(many),
+    }
+}
+
+/// Content blocks from a value that is one block or an array of them (both are allowed in
+/// sampling since 2025-11-25).
+fn content_from_json(value: Value) -> Result<Vec<Content>, ClientRequestError> {
+    match value {
+        Value::Array(items) => items.into_iter().map(from_json).collect(),
+        one => Ok(vec![from_json(one)?]),
+    }
+}
+
+fn role_from_json(value: Option<&Value>) -> Role {
+    match value.and_then(Value::as_str) {
+        Some("user") => Role::User,
+        _ => Role::Assistant,
+    }
+}
+
+impl ClientPeer for SessionClient {
+    fn notify_progress(
+        &self,
+        token: Value,
+        progress: Progress,
+    ) -> BoxFuture<'static, Result<(), ClientRequestError>> {
+        let peer = self.peer.clone();
+        Box::pin(async move {
+            let mut params = Map::new();
+            params.insert("progressToken".into(), token);
+            params.insert("progress".into(), json!(progress.progress));
+            if let Some(total) = progress.total {
+                params.insert("total".into(), json!(total));
+            }
+            if let Some(message) = progress.message {
+                params.insert("message".into(), json!(message));
+            }
+            let params = from_json(Value::Object(params))?;
+            peer.notify_progress(params).await.map_err(service_error)
+        })
+    }
+
+    fn log(
+        &self,
+        level: LogLevel,
+        logger: Option<String>,
+        data: Value,
+    ) -> BoxFuture<'static, Result<(), ClientRequestError>> {
+        if !self.session.logs(level) {
+            return Box::pin(async { Ok(()) });
+        }
+        let peer = self.peer.clone();
+        Box::pin(async move {
+            let mut params = json!({"level": level.as_str(), "data": data});
+            if let Some(logger) = logger {
+                params["logger"] = json!(logger);
+            }
+            let notification = ServerNotification::LoggingMessageNotification(Notification::new(
+                from_json(params)?,
+            ));
+            peer.send_notification(notification)
+                .await
+                .map_err(service_error)
+        })
+    }
+
+    fn create_message(
+        &self,
+        request: SamplingRequest,
+    ) -> BoxFuture<'static, Result<SamplingResult, ClientRequestError>> {
+        let supported = self.capabilities().is_none_or(|c| c.sampling.is_some());
+        let peer = self.peer.clone();
+        Box::pin(async move {
+            if !supported {
+                return Err(ClientRequestError::Unsupported("sampling"));
+            }
+            let messages: Vec<Value> = request
+                .messages
+                .iter()
+                .map(|m| json!({"role": m.role.as_str(), "content": content_json(&m.content)}))
+                .collect();
+            let mut params = json!({"messages": messages, "maxTokens": request.max_tokens});
+            if let Some(system) = request.system_prompt {
+                params["systemPrompt"] = json!(system);
+            }
+            if let Some(temperature) = request.temperature {
+                params["temperature"] = json!(temperature);
+            }
+            if !request.stop_sequences.is_empty() {
+                params["stopSequences"] = json!(request.stop_sequences);
+            }
+            if let Some(preferences) = request.model_preferences {
+                params["modelPreferences"] = preferences;
+            }
+            if let Some(metadata) = request.metadata {
+                params["metadata"] = metadata;
+            }
+            let request =
+                ServerRequest::CreateMessageRequest(CreateMessageRequest::new(from_json(params)?));
+            let answer = peer.send_request(request).await.map_err(service_error)?;
+            let mut answer = serde_json::to_value(answer)
+                .map_err(|e| ClientRequestError::Transport(e.to_string()))?;
+            let content = answer.get_mut("content").map(Value::take).ok_or_else(|| {
+                ClientRequestError::Transport("the sampling result has no content".into())
+            })?;
+            Ok(SamplingResult {
+                role: role_from_json(answer.get("role")),
+                content: content_from_json(content)?,
+                model: answer
+                    .get("model")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                stop_reason: answer
+                    .get("stopReason")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            })
+        })
+    }
+
+    fn elicit(
+        &self,
+        request: ElicitationRequest,
+    ) -> BoxFuture<'static, Result<ElicitationResult, ClientRequestError>> {
+        let supported = self.capabilities().is_none_or(|c| c.elicitation.is_some());
+        let peer = self.peer.clone();
+        Box::pin(async move {
+            if !supported {
+                return Err(ClientRequestError::Unsupported("elicitation"));
+            }
+            let params = json!({
+                "mode": "form",
+                "message": request.message,
+                "requestedSchema": request.requested_schema,
+            });
+            let request = ServerRequest::ElicitRequest(ElicitRequest::new(from_json(params)?));
+            let answer = peer.send_request(request).await.map_err(service_error)?;
+            let answer = serde_json::to_value(answer)
+                .map_err(|e| ClientRequestError::Transport(e.to_string()))?;
+            let action = match answer.get("action").and_then(Value::as_str) {
+                Some("accept") => ElicitationAction::Accept,
+                Some("decline") => ElicitationAction::Decline,
+                Some("cancel") => ElicitationAction::Cancel,
+                other => {
+                    return Err(ClientRequestError::Transport(format!(
+                        "the elicitation result has no known action: {other:?}"
+                    )));
+                }
+            };
+            Ok(ElicitationResult {
+                action,
+                content: answer.get("content").and_then(Value::as_object).cloned(),
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_level_lets_through_what_is_at_least_as_severe() {
+        let session = Session::default();
+        assert!(
+            session.logs(LogLevel::Debug),
+            "everything before a level is set"
+        );
+        session.set_log_level(LogLevel::Warning);
+        assert!(!session.logs(LogLevel::Info));
+        assert!(session.logs(LogLevel::Warning));
+        assert!(session.logs(LogLevel::Emergency));
+    }
+
+    #[test]
+    fn subscriptions_are_added_and_removed() {
+        let session = Session::default();
+        session.subscribe("test://a", true);
+        assert!(session.is_subscribed("test://a"));
+        session.subscribe("test://a", false);
+        assert!(!session.is_subscribed("test://a"));
+    }
+}
