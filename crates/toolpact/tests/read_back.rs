@@ -118,17 +118,17 @@ fn strict_openai_calls_leave_optional_properties_out_with_null() {
     }
 }
 
-/// Anthropic strict mode keeps optional properties optional: its model leaves them out,
-/// which is valid as written, and a null was never asked for, so it is not read back.
+/// Anthropic strict mode keeps optional properties optional: its model may leave them out,
+/// which is valid as written, or send null for them, which is read back as left out.
 #[test]
-fn strict_anthropic_calls_leave_optional_properties_out_by_omitting_them() {
+fn strict_anthropic_calls_leave_optional_properties_out_by_omitting_them_or_with_null() {
     let tools = [forecast()];
     let registry = echo_registry(&tools);
     let export = export(&tools, Target::Anthropic, ExportOptions { strict: true }).unwrap();
     let schema = &export.payload[0]["input_schema"];
     assert_eq!(schema["required"], json!(["city"]));
     assert_eq!(schema["properties"]["days"]["type"], "integer");
-    assert!(export.read_back.is_empty());
+    assert!(export.read_back.answers("get_forecast"));
     let options = options_for(&tools, Target::Anthropic, true);
     let omitted = parse_call(
         &json!({"type": "tool_use", "id": "c3", "name": "get_forecast", "input": {"city": "Lisbon"}}),
@@ -139,6 +139,22 @@ fn strict_anthropic_calls_leave_optional_properties_out_by_omitting_them() {
     let dispatched = dispatch_blocking(&registry, &omitted, &options);
     assert_eq!(dispatched.outcome, Outcome::Ok, "{dispatched:?}");
     assert_eq!(received(&dispatched), json!({"city": "Lisbon"}));
+    assert!(dispatched.read_back.is_empty());
+
+    let with_null = parse_call(
+        &json!({"type": "tool_use", "id": "c4", "name": "get_forecast", "input": {"city": "Lisbon", "days": null}}),
+        None,
+        "",
+    )
+    .unwrap();
+    let plain = check_call(&registry, &with_null, &DispatchOptions::default());
+    assert!(matches!(plain.outcome, Outcome::InvalidArguments { .. }));
+    let dispatched = dispatch_blocking(&registry, &with_null, &options);
+    assert_eq!(dispatched.outcome, Outcome::Ok, "{dispatched:?}");
+    assert_eq!(received(&dispatched), json!({"city": "Lisbon"}));
+    let step = &dispatched.read_back[0];
+    assert_eq!((step.pointer.as_str(), &step.to), ("/days", &None));
+    assert!(step.why.contains("keeps \"days\" optional"), "{}", step.why);
 }
 
 #[test]

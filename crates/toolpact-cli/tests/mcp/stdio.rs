@@ -66,8 +66,8 @@ fn the_gift_shop_contract_is_served_over_stdio() {
     .unwrap();
 }
 
-/// `--target openai-chat --strict`: the client gives the tools to a strict-mode model, which
-/// leaves an optional property out with null; the server reads the call back through that
+/// `--target openai-chat --strict` (or `anthropic --strict`): the client gives the tools to a
+/// strict-mode model, which leaves an optional property out with null; the server reads the call back through that
 /// export, and the arguments pass.
 #[test]
 fn a_strict_null_is_read_back_when_serve_knows_the_export() {
@@ -81,6 +81,18 @@ fn a_strict_null_is_read_back_when_serve_knows_the_export() {
                 catalog.as_str(),
                 "--target",
                 "openai-chat",
+                "--strict",
+            ],
+            true,
+        ),
+        // Anthropic's strict mode keeps the property optional; its model may send null all
+        // the same.
+        (
+            vec![
+                "serve",
+                catalog.as_str(),
+                "--target",
+                "anthropic",
                 "--strict",
             ],
             true,

@@ -1,7 +1,7 @@
 //! `--target TARGET [--strict]`: calls a model makes to tools it saw through an export are
 //! read back through that export before they are validated, and every change is reported.
 
-use crate::common::validate::{FIXTURES, validate};
+use crate::common::validate::{FIXTURES, validate, validate_with_stdin};
 use serde_json::json;
 
 #[test]
@@ -37,6 +37,24 @@ fn a_strict_openai_call_leaving_optional_properties_out_with_null_is_valid() {
     }
     // Read against the export that sends the schema as written, the null stays wrong.
     let run = validate(&["--call", &file, "--target", "openai-responses"]);
+    run.assert_code(1);
+}
+
+#[test]
+fn a_strict_anthropic_call_leaving_optional_properties_out_with_null_is_valid() {
+    // A `tool_use` block from a strict-mode Claude that sends null for the optional `days`.
+    let call = r#"{"type": "tool_use", "id": "toolu_1", "name": "get_forecast", "input": {"city": "Lisbon", "days": null}}"#;
+    let run = validate_with_stdin(
+        &["--call", "-", "--target", "anthropic", "--strict"],
+        call.as_bytes(),
+    );
+    run.assert_code(0);
+    assert_eq!(
+        run.stdout,
+        "/days: read back: null → left out (Anthropic strict mode keeps \"days\" optional, and a null sent for it stands for leaving it out)\nvalid\n"
+    );
+    // Without strict mode the export promised nothing about null: it stays wrong.
+    let run = validate_with_stdin(&["--call", "-", "--target", "anthropic"], call.as_bytes());
     run.assert_code(1);
 }
 

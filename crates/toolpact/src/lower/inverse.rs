@@ -17,12 +17,21 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+/// Why a model sends `null` for an optional property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Null {
+    /// Lowering made the property required and nullable: null is how the model leaves it out.
+    Required,
+    /// The property stays optional, but the mode leads models to send null for it.
+    Optional,
+}
+
 /// What lowering changed at one place of the lowered schema, in the values the model sends.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Mark {
-    /// The property here is optional as written and required (and nullable) as lowered: a
-    /// null leaves it out.
-    null_leaves_out: bool,
+    /// The property here is optional as written, and a null the model sends for it leaves
+    /// it out: why the model sends one.
+    null: Option<Null>,
     /// Enum values written as strings: each string with the value it stands for.
     strings: Vec<(String, Value)>,
 }
@@ -84,7 +93,18 @@ impl Inverse {
     /// Records that the property at `place` (a pointer into the lowered schema) is
     /// optional as written: a null the model sends for it leaves it out.
     pub(crate) fn null_leaves_out(&mut self, place: String) {
-        self.marks.entry(place).or_default().null_leaves_out = true;
+        self.marks.entry(place).or_default().null = Some(Null::Required);
+    }
+
+    /// Records that the property at `place` (a pointer into the lowered schema) stays
+    /// optional, and that a null the model sends for it, where the schema as written
+    /// refuses one, leaves it out.
+    pub(crate) fn null_of_optional(&mut self, place: String) {
+        self.marks
+            .entry(place)
+            .or_default()
+            .null
+            .get_or_insert(Null::Optional);
     }
 
     /// Records that the enum at `place` holds `values` written as strings.
@@ -123,7 +143,7 @@ impl Inverse {
             let mut marks: BTreeMap<String, Mark> = BTreeMap::new();
             for (place, mark) in &self.marks {
                 let entry = marks.entry(sources.original(place, schema)).or_default();
-                entry.null_leaves_out |= mark.null_leaves_out;
+                entry.null = entry.null.or(mark.null);
                 if entry.strings.is_empty() {
                     entry.strings = mark.strings.clone();
                 }
@@ -260,19 +280,21 @@ impl Walk<'_, '_> {
                     let len = at.len();
                     at.push('/');
                     at.push_str(&escape_token(name));
-                    if argument.is_null()
-                        && self
-                            .marks
-                            .get(&property_place)
-                            .is_some_and(|m| m.null_leaves_out)
-                    {
+                    let null = self.marks.get(&property_place).and_then(|m| m.null);
+                    if let (Value::Null, Some(null)) = (argument, null) {
                         self.found.push((
                             at.clone(),
                             None,
-                            format!(
-                                "{} makes every property required; null is how the model leaves out the optional {name:?}",
-                                self.label
-                            ),
+                            match null {
+                                Null::Required => format!(
+                                    "{} makes every property required; null is how the model leaves out the optional {name:?}",
+                                    self.label
+                                ),
+                                Null::Optional => format!(
+                                    "{} keeps {name:?} optional, and a null sent for it stands for leaving it out",
+                                    self.label
+                                ),
+                            },
                         ));
                     } else {
                         self.node(argument, property, &property_place, at, depth + 1);

@@ -319,12 +319,30 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
         }
         if is_object && p.require_all {
             self.require_all(&mut out, ptr);
+        } else if is_object && p.optional_null_leaves_out {
+            self.optional_nulls(&out, ptr);
         }
         append_to_description(&mut out, &phrases);
         if let Some(finish) = p.finish {
             finish(&mut out, ptr, self.log);
         }
         Ok(Value::Object(out))
+    }
+
+    /// A strict mode that keeps optional properties optional: a null sent for one is read
+    /// back as the property left out.
+    pub(super) fn optional_nulls(&mut self, out: &Map<String, Value>, ptr: &str) {
+        let Some(Value::Object(props)) = out.get("properties") else {
+            return;
+        };
+        let required = out.get("required").and_then(Value::as_array);
+        for name in props.keys() {
+            if required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name))) {
+                continue;
+            }
+            let place = self.place(&child_pointer(&child_pointer(ptr, "properties"), name));
+            self.inverse.null_of_optional(place);
+        }
     }
 
     /// OpenAI strict mode: every property is required; the ones that were optional accept

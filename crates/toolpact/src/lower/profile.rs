@@ -65,6 +65,9 @@ pub(crate) struct Profile {
     pub close_objects: bool,
     /// Every property in `required`, optional ones made nullable.
     pub require_all: bool,
+    /// Optional properties stay optional, but a model in this mode may still send `null`
+    /// for one: a null the schema as written refuses is read back as the property left out.
+    pub optional_null_leaves_out: bool,
     /// OpenAPI 3.0 conventions: `nullable`, one `type`, string enums, `example`.
     pub openapi: bool,
     pub keyword: fn(&str, &Value) -> Keyword,

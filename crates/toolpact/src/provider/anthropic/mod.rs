@@ -163,6 +163,9 @@ pub(crate) const STRICT: Profile = Profile {
     merge_all_of: true,
     close_objects: true,
     require_all: false,
+    // Anthropic's strict mode keeps optional properties optional; models in it were seen to
+    // send null for them all the same, as they learnt to for OpenAI's.
+    optional_null_leaves_out: true,
     openapi: false,
     keyword: strict_keyword,
     finish: None,

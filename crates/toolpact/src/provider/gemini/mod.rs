@@ -180,6 +180,7 @@ pub(crate) const PARAMETERS: Profile = Profile {
     merge_all_of: true,
     close_objects: false,
     require_all: false,
+    optional_null_leaves_out: false,
     openapi: true,
     keyword,
     finish: Some(finish),

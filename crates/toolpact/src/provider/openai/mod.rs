@@ -200,6 +200,7 @@ pub(crate) const STRICT: Profile = Profile {
     merge_all_of: true,
     close_objects: true,
     require_all: true,
+    optional_null_leaves_out: false,
     openapi: false,
     keyword: strict_keyword,
     finish: None,
