@@ -163,8 +163,8 @@ pub(crate) const STRICT: Profile = Profile {
     merge_all_of: true,
     close_objects: true,
     require_all: false,
-    // Anthropic's strict mode keeps optional properties optional; models in it were seen to
-    // send null for them all the same, as they learnt to for OpenAI's.
+    // Anthropic's strict mode keeps optional properties optional; a null the model sends
+    // for one, which the schema as written refuses, is read as the property left out.
     optional_null_leaves_out: true,
     openapi: false,
     keyword: strict_keyword,
