@@ -310,19 +310,38 @@ impl Connection {
                 if let Some(child) = &child {
                     child.kill();
                 }
+                let stray = child.as_ref().and_then(Child::stray_output);
                 let stderr = stderr_of(&mut child).await;
-                return Err(initialize_error(&origin, e, stderr));
+                return Err(match (initialize_error(&origin, e, stderr), stray) {
+                    (
+                        ClientError::Connection {
+                            origin,
+                            step,
+                            message,
+                            stderr,
+                        },
+                        Some(stray),
+                    ) => ClientError::Connection {
+                        origin,
+                        step,
+                        message: format!("{message}; {stray}"),
+                        stderr,
+                    },
+                    (error, _) => error,
+                });
             }
             Err(_) => {
                 if let Some(child) = &child {
                     child.kill();
                 }
-                return Err(ClientError::Timeout {
+                let stray = child.as_ref().and_then(Child::stray_output);
+                return Err(timeout_error(
                     origin,
-                    step: "initialize".to_owned(),
-                    limit: options.timeout,
-                    stderr: stderr_of(&mut child).await,
-                });
+                    "initialize",
+                    options.timeout,
+                    stray,
+                    stderr_of(&mut child).await,
+                ));
             }
         };
         Ok(Connection {
@@ -440,7 +459,8 @@ impl Connection {
     /// group is killed.
     pub async fn close(mut self) {
         let _ = self.running.close_with_timeout(CLOSE_GRACE).await;
-        if let Some(child) = &self.child {
+        if let Some(child) = &mut self.child {
+            child.wait_exit(CLOSE_GRACE).await;
             child.kill();
         }
     }
@@ -473,12 +493,13 @@ impl Connection {
                 if let Some(child) = &self.child {
                     child.kill();
                 }
-                Err(ClientError::Timeout {
-                    origin: self.origin.clone(),
-                    step: step.to_owned(),
-                    limit: self.options.timeout,
-                    stderr: self.stderr_now(),
-                })
+                Err(timeout_error(
+                    self.origin.clone(),
+                    step,
+                    self.options.timeout,
+                    self.child.as_ref().and_then(Child::stray_output),
+                    self.stderr_now(),
+                ))
             }
         }
     }
@@ -498,6 +519,34 @@ impl Connection {
             .as_ref()
             .map(Child::stderr_suffix_now)
             .unwrap_or_default()
+    }
+}
+
+/// A step that got no answer in time: a time-out, unless the server wrote something else than
+/// JSON-RPC to its standard output, which is then what is reported.
+fn timeout_error(
+    origin: String,
+    step: &str,
+    limit: Duration,
+    stray: Option<String>,
+    stderr: String,
+) -> ClientError {
+    match stray {
+        Some(stray) => ClientError::Connection {
+            origin,
+            step: step.to_owned(),
+            message: format!(
+                "{stray}; no answer came within {}",
+                toolpact::human_duration(limit)
+            ),
+            stderr,
+        },
+        None => ClientError::Timeout {
+            origin,
+            step: step.to_owned(),
+            limit,
+            stderr,
+        },
     }
 }
 

@@ -23,6 +23,7 @@ mod client;
 mod convert;
 mod error;
 mod http;
+mod jsonl;
 mod protocol;
 mod runtime;
 mod server;
