@@ -65,9 +65,9 @@ pub(crate) fn spawn(
     wrap.wrap(KillOnDrop);
     #[cfg(unix)]
     wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
-    let spawn_error = |source| ClientError::Spawn {
+    let spawn_error = |error| ClientError::Spawn {
         command: origin.to_owned(),
-        source,
+        error,
     };
     let mut process = wrap.spawn().map_err(spawn_error)?;
     let (Some(stdin), Some(stdout)) = (process.stdin().take(), process.stdout().take()) else {
