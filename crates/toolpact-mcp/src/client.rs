@@ -17,7 +17,9 @@ use rmcp::model::{
 #[allow(deprecated)]
 use rmcp::model::ListRootsResult;
 use rmcp::service::{ClientInitializeError, NotificationContext, RequestContext, RunningService};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransportConfig, StreamableHttpError,
+};
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Map, Value};
@@ -483,7 +485,7 @@ impl Connection {
                 origin: self.origin.clone(),
                 step: step.to_owned(),
                 message: match &e {
-                    ServiceError::TransportSend(error) => causes(error.error.as_ref()),
+                    ServiceError::TransportSend(error) => transport_failure(error.error.as_ref()),
                     ServiceError::TransportClosed => "the server closed the connection".to_owned(),
                     other => other.to_string(),
                 },
@@ -601,7 +603,7 @@ fn initialize_error(origin: &str, error: ClientInitializeError, stderr: String) 
             failed(CLOSED.to_owned(), stderr)
         }
         ClientInitializeError::TransportError { error, .. } => {
-            failed(causes(error.error.as_ref()), stderr)
+            failed(transport_failure(error.error.as_ref()), stderr)
         }
         other => failed(other.to_string(), stderr),
     }
@@ -610,11 +612,30 @@ fn initialize_error(origin: &str, error: ClientInitializeError, stderr: String) 
 const CLOSED: &str = "the server closed the connection before answering";
 
 fn is_broken_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
+    has_kind(error, std::io::ErrorKind::BrokenPipe)
+}
+
+/// What a transport error says, with the HTTP client's own causes (rmcp keeps them out of the
+/// error's chain), and a refused connection said plainly.
+fn transport_failure(error: &(dyn std::error::Error + 'static)) -> String {
+    let inner: &(dyn std::error::Error + 'static) =
+        match error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+            Some(StreamableHttpError::Client(client)) => client,
+            _ => error,
+        };
+    if has_kind(inner, std::io::ErrorKind::ConnectionRefused) {
+        return "connection refused: nothing listens at that address (is the server running, on that port?)".to_owned();
+    }
+    causes(inner)
+}
+
+/// Whether an I/O error of `kind` is among the error and its causes.
+fn has_kind(error: &(dyn std::error::Error + 'static), kind: std::io::ErrorKind) -> bool {
     let mut next = Some(error);
     while let Some(current) = next {
         if current
             .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            .is_some_and(|e| e.kind() == kind)
         {
             return true;
         }
@@ -673,6 +694,16 @@ fn http_transport(
         .map_err(|e| ClientError::Option(format!("cannot set up the HTTP client: {e}")))?;
     let mut config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(map);
     if let Some(token) = bearer_token {
+        // Surrounding whitespace is never part of a header value: HTTP would drop it anyway.
+        let token = token.trim();
+        if token.is_empty() {
+            return Err(ClientError::Option("the bearer token is empty".to_owned()));
+        }
+        if http::HeaderValue::from_str(&format!("Bearer {token}")).is_err() {
+            return Err(ClientError::Option(
+                "the bearer token cannot be sent in an HTTP header: it has a line break or another control character".to_owned(),
+            ));
+        }
         config = config.auth_header(token);
     }
     Ok(StreamableHttpClientTransport::with_client(client, config))
