@@ -96,7 +96,8 @@ pub struct HttpOptions {
     /// server bound to `0.0.0.0` or `::` reached under the machine's name or address.
     pub allowed_hosts: Vec<String>,
     /// The token every request must carry as `Authorization: Bearer <token>`; none by default.
-    /// Visible ASCII only: a token with spaces or control characters is refused at start.
+    /// Printable ASCII: a token with whitespace at its start or end, a control character or a
+    /// non-ASCII character could never match and is refused at start.
     pub bearer_token: Option<String>,
     /// The largest request body accepted, in bytes.
     pub max_body_bytes: usize,
@@ -195,9 +196,9 @@ fn bearer_token_problem(token: &str) -> Option<String> {
             token.chars().count()
         ));
     }
-    if !token.bytes().all(|b| b.is_ascii_graphic()) {
+    if !token.bytes().all(|b| b == b' ' || b.is_ascii_graphic()) {
         return Some(
-            "the bearer token has a character a header cannot carry as is (a space, a control character or a non-ASCII character); use letters, digits and -._~+/= only".to_owned(),
+            "the bearer token has a character a header cannot carry as is (a control character or a non-ASCII character); use printable ASCII only".to_owned(),
         );
     }
     None
@@ -222,9 +223,18 @@ impl HttpServer {
         self.local_addr
     }
 
-    /// The MCP endpoint's URL, `http://ADDR/mcp`.
+    /// The MCP endpoint's URL, `http://ADDR/mcp`. For a server bound to every interface
+    /// (`0.0.0.0` or `::`), the loopback address: the one address it answers to on this machine
+    /// unless other hosts are allowed.
     pub fn url(&self) -> String {
-        format!("http://{}{MCP_PATH}", self.local_addr)
+        let mut addr = self.local_addr;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(match addr.ip() {
+                IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+                IpAddr::V6(_) => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+            });
+        }
+        format!("http://{addr}{MCP_PATH}")
     }
 
     /// Serves until `shutdown` resolves; then open sessions and streams are closed, requests in

@@ -35,7 +35,10 @@ pub use client::{
     fetch_catalog, fetch_tools,
 };
 pub use error::{ClientError, ServeError};
-pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, HttpServer, MCP_PATH};
+pub use http::{
+    DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PENDING_CONNECTIONS,
+    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT, HttpOptions, HttpServer, MCP_PATH,
+};
 pub use protocol::PROTOCOL_VERSIONS;
 pub use runtime::{block_on, shutdown_signal};
 pub use server::{CallInfo, DEFAULT_PAGE_SIZE, Resource, Server};
