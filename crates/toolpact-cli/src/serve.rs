@@ -7,16 +7,22 @@ use crate::Outcome;
 use crate::input::{Answering, read_catalog};
 use anyhow::{Context, Result, bail};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
 use toolpact::{CallContext, DispatchOptions, Registry, ToolError, ToolResult};
-use toolpact_mcp::{DEFAULT_MAX_BODY_BYTES, DEFAULT_PAGE_SIZE, HttpOptions, Server};
+use toolpact_mcp::{
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_PAGE_SIZE, DEFAULT_SESSION_IDLE_TIMEOUT,
+    HttpOptions, Server,
+};
 
 /// Arguments of `toolpact serve`.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  toolpact serve examples/catalogs/gift-shop.json\n  \
-toolpact serve tools.json --http 127.0.0.1:8000 --bearer-env MCP_TOKEN\n\n\
+toolpact serve tools.json --http 127.0.0.1:8000 --bearer-env MCP_TOKEN\n  \
+toolpact serve tools.json --http 0.0.0.0:8000 --allow-host mcp.internal --stateless\n\n\
 Over HTTP the endpoint is http://ADDR/mcp; requests from a browser origin other than the \
-server's own are refused (403) unless --allow-origin allows them.\n\n\
+server's own are refused (403) unless --allow-origin allows them, and requests for a Host \
+other than localhost and the bound address unless --allow-host allows it.\n\n\
 Exit status: 0 the server stopped (client gone, Ctrl-C), 2 it could not start or failed."
 )]
 pub struct Args {
@@ -39,6 +45,22 @@ pub struct Args {
     /// The largest HTTP request body accepted, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES, requires = "http")]
     max_body: usize,
+    /// Close an HTTP session after this many seconds without a request and without an open
+    /// stream (a client that keeps its stream open keeps its session).
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_SESSION_IDLE_TIMEOUT.as_secs(), requires = "http")]
+    session_idle_timeout: u64,
+    /// How many HTTP sessions may be open at once; beyond, a new session gets 503 with
+    /// Retry-After.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS, requires = "http")]
+    max_sessions: usize,
+    /// Serve HTTP without sessions, so that any instance behind a load balancer can answer any
+    /// request.
+    #[arg(long, requires = "http")]
+    stateless: bool,
+    /// Answer HTTP requests served without a session with a JSON body instead of an SSE stream
+    /// when the reply is a single message.
+    #[arg(long, requires = "http")]
+    json_response: bool,
     /// How many tools one tools/list page holds.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PAGE_SIZE)]
     page_size: usize,
@@ -69,6 +91,8 @@ fn parse_addr(text: &str) -> Result<SocketAddr, String> {
 /// Serves until the client leaves (stdio) or Ctrl-C arrives.
 pub fn run(args: Args) -> Result<Outcome> {
     init_logging();
+    // Every option is checked before anything is created (the demo's database, say).
+    let http = http_options(&args)?;
     let server = if args.demo {
         demo::server(args.db.as_deref())?
     } else {
@@ -89,38 +113,66 @@ pub fn run(args: Args) -> Result<Outcome> {
         server = server.with_dispatch_options(options);
     }
     let tools = server.registry().len();
-    match args.http {
+    match http {
         None => {
             eprintln!("toolpact: serving {tools} tools over stdio");
             toolpact_mcp::block_on(server.serve_stdio(toolpact_mcp::shutdown_signal()))
                 .context("cannot start the async runtime")??;
         }
-        Some(addr) => {
-            let bearer_token = match &args.bearer_env {
-                Some(var) => Some(std::env::var(var).with_context(|| {
-                    format!("--bearer-env {var}: the environment variable {var} is not set (or not UTF-8)")
-                })?),
-                None => None,
-            };
-            if bearer_token.as_deref().is_some_and(str::is_empty) {
-                bail!("--bearer-env: the token is empty");
-            }
-            let options = HttpOptions {
-                addr,
-                allowed_origins: args.allow_origins.clone(),
-                allowed_hosts: args.allow_hosts.clone(),
-                bearer_token,
-                max_body_bytes: args.max_body,
-            };
+        Some(options) => {
+            let wildcard = options.addr.ip().is_unspecified() && options.allowed_hosts.is_empty();
             toolpact_mcp::block_on(async move {
                 let http = server.bind_http(options).await?;
                 eprintln!("toolpact: serving {tools} tools at {}", http.url());
+                if wildcard {
+                    eprintln!(
+                        "toolpact: note: {} listens on every interface, but answers only requests for the Host localhost, 127.0.0.1 or ::1 (DNS-rebinding protection); to reach it under the machine's name or address, allow that name with --allow-host NAME",
+                        http.local_addr()
+                    );
+                }
                 http.serve_until(toolpact_mcp::shutdown_signal()).await
             })
             .context("cannot start the async runtime")??;
         }
     }
     Ok(Outcome::Clean)
+}
+
+/// The HTTP options, checked (`None` over stdio).
+fn http_options(args: &Args) -> Result<Option<HttpOptions>> {
+    let Some(addr) = args.http else {
+        return Ok(None);
+    };
+    let bearer_token = match &args.bearer_env {
+        Some(var) => Some(std::env::var(var).with_context(|| {
+            format!("--bearer-env {var}: the environment variable {var} is not set (or not UTF-8)")
+        })?),
+        None => None,
+    };
+    if bearer_token.as_deref().is_some_and(str::is_empty) {
+        bail!("--bearer-env: the token is empty");
+    }
+    let options = HttpOptions {
+        addr,
+        allowed_origins: args.allow_origins.clone(),
+        allowed_hosts: args.allow_hosts.clone(),
+        bearer_token,
+        max_body_bytes: args.max_body,
+        session_idle_timeout: Duration::from_secs(args.session_idle_timeout),
+        max_sessions: args.max_sessions,
+        stateless: args.stateless,
+        json_response: args.json_response,
+        ..HttpOptions::default()
+    };
+    if let Err(e) = options.validate() {
+        match &args.bearer_env {
+            Some(var) if e.to_string().starts_with("the bearer token") => {
+                bail!("--bearer-env {var}: {e}")
+            }
+            _ => bail!("{e}"),
+        }
+    }
+    Ok(Some(options))
 }
 
 /// The tools of the catalog files, each answering with a "no handler" error once its arguments

@@ -1,17 +1,24 @@
 //! A stdio server started as a child process: spawned in its own process group (so a server
 //! started through a wrapper such as `npx` or `uv run` is stopped with everything it started),
 //! killed when the connection is dropped or times out, and its standard error either passed
-//! through or kept (the last lines) for error messages.
+//! through or kept (the last lines) for error messages. Its standard output is read with
+//! [`crate::jsonl`]'s framing: lines that are not JSON-RPC are kept, so that a server that
+//! writes its logs there is reported as such rather than as one that does not answer.
 
 use crate::error::ClientError;
-use process_wrap::tokio::{CommandWrap, KillOnDrop};
-use rmcp::transport::TokioChildProcess;
+use crate::jsonl::{LineTransport, Stray, StrayLines};
+use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop};
+use rmcp::RoleClient;
 use std::collections::VecDeque;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
+
+/// The transport to a child server: its standard output and input.
+pub(crate) type ChildTransport = LineTransport<RoleClient, ChildStdout, ChildStdin>;
 
 /// What happens to the server's standard error.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -31,37 +38,47 @@ const TAIL_LINE_CHARS: usize = 400;
 
 /// The child's process group and captured standard error. Dropping it kills the group.
 pub(crate) struct Child {
+    process: Box<dyn ChildWrapper>,
     pid: Option<u32>,
+    stray: Arc<StrayLines>,
     tail: Arc<Mutex<VecDeque<String>>>,
     reader: Option<JoinHandle<()>>,
 }
 
-/// Spawns `program args…` with piped stdin and stdout for the transport.
+/// Spawns `program args…` with piped standard input and output for the transport.
 pub(crate) fn spawn(
     program: &str,
     args: &[String],
     origin: &str,
     stderr: ServerStderr,
-) -> Result<(TokioChildProcess, Child), ClientError> {
+) -> Result<(ChildTransport, Child), ClientError> {
     let mut command = tokio::process::Command::new(program);
     command.args(args);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(match stderr {
+            ServerStderr::Inherit => Stdio::inherit(),
+            ServerStderr::Capture => Stdio::piped(),
+        });
     let mut wrap = CommandWrap::from(command);
     wrap.wrap(KillOnDrop);
     #[cfg(unix)]
     wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
-    let stdio = match stderr {
-        ServerStderr::Inherit => Stdio::inherit(),
-        ServerStderr::Capture => Stdio::piped(),
+    let spawn_error = |error| ClientError::Spawn {
+        command: origin.to_owned(),
+        error,
     };
-    let (transport, stderr) = TokioChildProcess::builder(wrap)
-        .stderr(stdio)
-        .spawn()
-        .map_err(|source| ClientError::Spawn {
-            command: origin.to_owned(),
-            source,
-        })?;
+    let mut process = wrap.spawn().map_err(spawn_error)?;
+    let (Some(stdin), Some(stdout)) = (process.stdin().take(), process.stdout().take()) else {
+        return Err(spawn_error(std::io::Error::other(
+            "the standard input and output of the server are not pipes",
+        )));
+    };
+    let stray = Arc::new(StrayLines::default());
+    let transport = LineTransport::new(stdout, stdin, Stray::Note(Arc::clone(&stray)));
     let tail = Arc::new(Mutex::new(VecDeque::new()));
-    let reader = stderr.map(|stderr| {
+    let reader = process.stderr().take().map(|stderr| {
         let tail = Arc::clone(&tail);
         tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
@@ -76,8 +93,17 @@ pub(crate) fn spawn(
             }
         })
     });
-    let pid = transport.id();
-    Ok((transport, Child { pid, tail, reader }))
+    let pid = process.id();
+    Ok((
+        transport,
+        Child {
+            process,
+            pid,
+            stray,
+            tail,
+            reader,
+        },
+    ))
 }
 
 impl Child {
@@ -90,6 +116,17 @@ impl Child {
             // ESRCH (the group is gone already) is the usual answer after a clean exit.
             let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
         }
+    }
+
+    /// Waits up to `limit` for the server to exit on its own.
+    pub(crate) async fn wait_exit(&mut self, limit: Duration) {
+        let _ = tokio::time::timeout(limit, self.process.wait()).await;
+    }
+
+    /// What the server wrote to its standard output that is not JSON-RPC, as a sentence;
+    /// `None` when it wrote nothing else.
+    pub(crate) fn stray_output(&self) -> Option<String> {
+        self.stray.describe()
     }
 
     /// The end of the server's standard error, as a suffix for an error message (empty when

@@ -17,7 +17,9 @@ use rmcp::model::{
 #[allow(deprecated)]
 use rmcp::model::ListRootsResult;
 use rmcp::service::{ClientInitializeError, NotificationContext, RequestContext, RunningService};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransportConfig, StreamableHttpError,
+};
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Map, Value};
@@ -310,19 +312,38 @@ impl Connection {
                 if let Some(child) = &child {
                     child.kill();
                 }
+                let stray = child.as_ref().and_then(Child::stray_output);
                 let stderr = stderr_of(&mut child).await;
-                return Err(initialize_error(&origin, e, stderr));
+                return Err(match (initialize_error(&origin, e, stderr), stray) {
+                    (
+                        ClientError::Connection {
+                            origin,
+                            step,
+                            message,
+                            stderr,
+                        },
+                        Some(stray),
+                    ) => ClientError::Connection {
+                        origin,
+                        step,
+                        message: format!("{message}; {stray}"),
+                        stderr,
+                    },
+                    (error, _) => error,
+                });
             }
             Err(_) => {
                 if let Some(child) = &child {
                     child.kill();
                 }
-                return Err(ClientError::Timeout {
+                let stray = child.as_ref().and_then(Child::stray_output);
+                return Err(timeout_error(
                     origin,
-                    step: "initialize".to_owned(),
-                    limit: options.timeout,
-                    stderr: stderr_of(&mut child).await,
-                });
+                    "initialize",
+                    options.timeout,
+                    stray,
+                    stderr_of(&mut child).await,
+                ));
             }
         };
         Ok(Connection {
@@ -440,7 +461,8 @@ impl Connection {
     /// group is killed.
     pub async fn close(mut self) {
         let _ = self.running.close_with_timeout(CLOSE_GRACE).await;
-        if let Some(child) = &self.child {
+        if let Some(child) = &mut self.child {
+            child.wait_exit(CLOSE_GRACE).await;
             child.kill();
         }
     }
@@ -463,7 +485,7 @@ impl Connection {
                 origin: self.origin.clone(),
                 step: step.to_owned(),
                 message: match &e {
-                    ServiceError::TransportSend(error) => causes(error.error.as_ref()),
+                    ServiceError::TransportSend(error) => transport_failure(error.error.as_ref()),
                     ServiceError::TransportClosed => "the server closed the connection".to_owned(),
                     other => other.to_string(),
                 },
@@ -473,12 +495,13 @@ impl Connection {
                 if let Some(child) = &self.child {
                     child.kill();
                 }
-                Err(ClientError::Timeout {
-                    origin: self.origin.clone(),
-                    step: step.to_owned(),
-                    limit: self.options.timeout,
-                    stderr: self.stderr_now(),
-                })
+                Err(timeout_error(
+                    self.origin.clone(),
+                    step,
+                    self.options.timeout,
+                    self.child.as_ref().and_then(Child::stray_output),
+                    self.stderr_now(),
+                ))
             }
         }
     }
@@ -498,6 +521,34 @@ impl Connection {
             .as_ref()
             .map(Child::stderr_suffix_now)
             .unwrap_or_default()
+    }
+}
+
+/// A step that got no answer in time: a time-out, unless the server wrote something else than
+/// JSON-RPC to its standard output, which is then what is reported.
+fn timeout_error(
+    origin: String,
+    step: &str,
+    limit: Duration,
+    stray: Option<String>,
+    stderr: String,
+) -> ClientError {
+    match stray {
+        Some(stray) => ClientError::Connection {
+            origin,
+            step: step.to_owned(),
+            message: format!(
+                "{stray}; no answer came within {}",
+                toolpact::human_duration(limit)
+            ),
+            stderr,
+        },
+        None => ClientError::Timeout {
+            origin,
+            step: step.to_owned(),
+            limit,
+            stderr,
+        },
     }
 }
 
@@ -552,7 +603,7 @@ fn initialize_error(origin: &str, error: ClientInitializeError, stderr: String) 
             failed(CLOSED.to_owned(), stderr)
         }
         ClientInitializeError::TransportError { error, .. } => {
-            failed(causes(error.error.as_ref()), stderr)
+            failed(transport_failure(error.error.as_ref()), stderr)
         }
         other => failed(other.to_string(), stderr),
     }
@@ -561,11 +612,30 @@ fn initialize_error(origin: &str, error: ClientInitializeError, stderr: String) 
 const CLOSED: &str = "the server closed the connection before answering";
 
 fn is_broken_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
+    has_kind(error, std::io::ErrorKind::BrokenPipe)
+}
+
+/// What a transport error says, with the HTTP client's own causes (rmcp keeps them out of the
+/// error's chain), and a refused connection said plainly.
+fn transport_failure(error: &(dyn std::error::Error + 'static)) -> String {
+    let inner: &(dyn std::error::Error + 'static) =
+        match error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+            Some(StreamableHttpError::Client(client)) => client,
+            _ => error,
+        };
+    if has_kind(inner, std::io::ErrorKind::ConnectionRefused) {
+        return "connection refused: nothing listens at that address (is the server running, on that port?)".to_owned();
+    }
+    causes(inner)
+}
+
+/// Whether an I/O error of `kind` is among the error and its causes.
+fn has_kind(error: &(dyn std::error::Error + 'static), kind: std::io::ErrorKind) -> bool {
     let mut next = Some(error);
     while let Some(current) = next {
         if current
             .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            .is_some_and(|e| e.kind() == kind)
         {
             return true;
         }
@@ -624,6 +694,16 @@ fn http_transport(
         .map_err(|e| ClientError::Option(format!("cannot set up the HTTP client: {e}")))?;
     let mut config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(map);
     if let Some(token) = bearer_token {
+        // Surrounding whitespace is never part of a header value: HTTP would drop it anyway.
+        let token = token.trim();
+        if token.is_empty() {
+            return Err(ClientError::Option("the bearer token is empty".to_owned()));
+        }
+        if http::HeaderValue::from_str(&format!("Bearer {token}")).is_err() {
+            return Err(ClientError::Option(
+                "the bearer token cannot be sent in an HTTP header: it has a line break or another control character".to_owned(),
+            ));
+        }
         config = config.auth_header(token);
     }
     Ok(StreamableHttpClientTransport::with_client(client, config))

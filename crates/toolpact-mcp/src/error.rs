@@ -16,36 +16,44 @@ pub enum ServeError {
         /// What is wrong.
         message: String,
     },
-    /// The address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    /// The address could not be bound. The operating system's error is part of the message
+    /// (and not also a `source`, so that it is reported once).
+    #[error("cannot listen on {addr}: {error}")]
     Bind {
         /// The address.
         addr: SocketAddr,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// An option of the HTTP server is unusable (an origin that is not `scheme://host[:port]`).
     #[error("{0}")]
     Option(String),
     /// The connection failed while serving.
     #[error("serving failed: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     /// The MCP session could not start (the client sent no valid `initialize`).
     #[error("the MCP session could not start: {0}")]
     Session(String),
+}
+
+impl From<std::io::Error> for ServeError {
+    fn from(error: std::io::Error) -> Self {
+        ServeError::Io(error)
+    }
 }
 
 /// Why reading a live server failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ClientError {
-    /// The server command could not be started.
-    #[error("cannot start {command}: {source}")]
+    /// The server command could not be started. The operating system's error is part of the
+    /// message (and not also a `source`, so that it is reported once).
+    #[error("cannot start {command}: {error}")]
     Spawn {
         /// The command line.
         command: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A source option is unusable (an empty command, a malformed URL or header).
     #[error("{0}")]

@@ -1,30 +1,52 @@
 //! Serving over MCP Streamable HTTP at `/mcp`, with the checks the specification asks of a
 //! local server: bind 127.0.0.1 by default, validate `Origin` on every request (403 when it is
-//! present and not allowed: DNS-rebinding protection), and optionally require a bearer token
-//! (401). Request bodies are limited (413), and a body that is not JSON gets a JSON-RPC
-//! `-32700` parse error (400) instead of reaching the session.
+//! present and not allowed: DNS-rebinding protection) and `Host` (403, saying which name to
+//! allow), and optionally require a bearer token (401). Allowed browser origins get CORS
+//! answers (preflight, `Access-Control-Allow-Origin`, `Mcp-Session-Id` exposed). Request bodies
+//! are limited (413), and a body that is not JSON gets a JSON-RPC `-32700` parse error (400).
+//!
+//! Connections are served by hyper directly: `TCP_NODELAY` on every accepted connection (without
+//! it, Nagle's algorithm holds the end of each reply until the client's delayed ACK, about
+//! 40 ms a call), a time limit on reading the first request's headers, and a bound on the
+//! connections whose first request has not arrived whole.
 //!
 //! The session itself (SSE streams, `Mcp-Session-Id`, `MCP-Protocol-Version`, stateless
-//! 2026-07-28 requests) is rmcp's `StreamableHttpService`; the checks here run in front of it,
-//! and rmcp's own `Host`/`Origin` validation is switched on with the same lists.
+//! 2026-07-28 requests) is rmcp's `StreamableHttpService`; the checks here run in front of it.
+//! Sessions are rmcp's, kept alive as long as the client holds a stream open and closed after
+//! [`HttpOptions::session_idle_timeout`] without one; beyond [`HttpOptions::max_sessions`] a new
+//! session is refused with 503 and `Retry-After`. `DELETE` answers 204, or 404 for a session
+//! that does not exist; a second `initialize` on a live session is refused, and `ping` is
+//! answered in every protocol version. With [`HttpOptions::stateless`] there are no sessions at
+//! all, so any instance behind a load balancer can answer any request.
 //!
 //! References: <https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning>.
 
 use crate::error::ServeError;
 use crate::server::Server;
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use http::{HeaderValue, Method, StatusCode, header};
+use futures::{Stream, StreamExt};
+use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use rmcp::model::{ClientJsonRpcMessage, ErrorData, JsonRpcError};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::model::{ClientJsonRpcMessage, ErrorData, JsonRpcError, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_server::session::local::{
+    LocalSessionManager, LocalSessionManagerError,
+};
+use rmcp::transport::streamable_http_server::session::{
+    EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
+};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 /// The path the MCP endpoint is served at.
@@ -33,8 +55,30 @@ pub const MCP_PATH: &str = "/mcp";
 /// The request body limit unless [`HttpOptions::max_body_bytes`] says otherwise: 4 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
+/// How long a session lives without a request and without an open stream, unless
+/// [`HttpOptions::session_idle_timeout`] says otherwise: 30 minutes.
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// How many sessions may be open at once unless [`HttpOptions::max_sessions`] says otherwise.
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+
+/// How long a client may take to send the first request's headers unless
+/// [`HttpOptions::header_read_timeout`] says otherwise: 10 seconds.
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many accepted connections may be waiting for their first request at once unless
+/// [`HttpOptions::max_pending_connections`] says otherwise.
+pub const DEFAULT_MAX_PENDING_CONNECTIONS: usize = 256;
+
 /// How long a stopping server waits for open requests before it returns anyway.
 const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// The `Retry-After` of a refused session, in seconds.
+const RETRY_AFTER_SECONDS: u64 = 10;
+
+/// Bodies up to this size are looked at for `initialize` and `ping` before the session gets
+/// them; both are far smaller.
+const PEEK_LIMIT: usize = 64 * 1024;
 
 /// How to serve over Streamable HTTP.
 #[derive(Debug, Clone)]
@@ -45,15 +89,37 @@ pub struct HttpOptions {
     /// Browser origins allowed besides the server's own (`http://localhost:PORT`,
     /// `http://127.0.0.1:PORT`, `http://[::1]:PORT`), as `scheme://host[:port]`; `:*` allows
     /// any port, and `null` the opaque origin. Requests without `Origin` (non-browser clients)
-    /// are not affected.
+    /// are not affected. Allowed origins get CORS answers.
     pub allowed_origins: Vec<String>,
     /// `Host` names (or `host:port`) allowed besides `localhost`, `127.0.0.1`, `::1` and the
-    /// bound address; needed when clients reach the server under another name.
+    /// bound address; needed when clients reach the server under another name, and for a
+    /// server bound to `0.0.0.0` or `::` reached under the machine's name or address.
     pub allowed_hosts: Vec<String>,
     /// The token every request must carry as `Authorization: Bearer <token>`; none by default.
+    /// Printable ASCII: a token with whitespace at its start or end, a control character or a
+    /// non-ASCII character could never match and is refused at start.
     pub bearer_token: Option<String>,
     /// The largest request body accepted, in bytes.
     pub max_body_bytes: usize,
+    /// How long a session lives with no request and no open stream. A session whose client
+    /// holds a stream open (the `GET` stream most clients keep) never expires.
+    pub session_idle_timeout: Duration,
+    /// How many sessions may be open at once; beyond, `initialize` gets 503 with
+    /// `Retry-After`.
+    pub max_sessions: usize,
+    /// How long a client may take to send the headers of the first request on a connection;
+    /// the connection is closed after that.
+    pub header_read_timeout: Duration,
+    /// How many accepted connections may be waiting for their first request at once; further
+    /// connections wait to be accepted until one of them sends its request or times out.
+    pub max_pending_connections: usize,
+    /// Serve without sessions: every request is answered on its own (no `Mcp-Session-Id`, no
+    /// `GET` stream, no `DELETE`), so that any instance can answer any request.
+    pub stateless: bool,
+    /// Answer a request whose reply is a single message with `Content-Type: application/json`
+    /// instead of an SSE stream, for requests served without a session ([`Self::stateless`],
+    /// or the 2026-07-28 protocol).
+    pub json_response: bool,
 }
 
 impl Default for HttpOptions {
@@ -64,8 +130,78 @@ impl Default for HttpOptions {
             allowed_hosts: Vec::new(),
             bearer_token: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            max_pending_connections: DEFAULT_MAX_PENDING_CONNECTIONS,
+            stateless: false,
+            json_response: false,
         }
     }
+}
+
+impl HttpOptions {
+    /// Checks the options without binding or creating anything, so that a program can refuse
+    /// them before it does anything else. [`Server::bind_http`] checks them too.
+    pub fn validate(&self) -> Result<(), ServeError> {
+        self.parsed_origins()?;
+        if let Some(token) = &self.bearer_token {
+            bearer_token_problem(token).map_or(Ok(()), |p| Err(ServeError::Option(p)))?;
+        }
+        for (name, value) in [
+            ("the body limit", self.max_body_bytes),
+            ("the session limit", self.max_sessions),
+            (
+                "the limit of pending connections",
+                self.max_pending_connections,
+            ),
+        ] {
+            if value == 0 {
+                return Err(ServeError::Option(format!("{name} must be at least 1")));
+            }
+        }
+        for (name, value) in [
+            ("the session idle timeout", self.session_idle_timeout),
+            ("the header read timeout", self.header_read_timeout),
+        ] {
+            if value.is_zero() {
+                return Err(ServeError::Option(format!("{name} must be longer than 0")));
+            }
+        }
+        Ok(())
+    }
+
+    fn parsed_origins(&self) -> Result<Vec<AllowedOrigin>, ServeError> {
+        self.allowed_origins
+            .iter()
+            .map(|origin| {
+                AllowedOrigin::parse(origin).ok_or_else(|| {
+                    ServeError::Option(format!(
+                        "allowed origin {origin:?} is not an origin; write scheme://host[:port], such as https://app.example.com or http://localhost:5173"
+                    ))
+                })
+            })
+            .collect()
+    }
+}
+
+/// What is wrong with a bearer token, if anything.
+fn bearer_token_problem(token: &str) -> Option<String> {
+    if token.is_empty() {
+        return Some("the bearer token is empty".to_owned());
+    }
+    if token.trim() != token {
+        return Some(format!(
+            "the bearer token has whitespace at its start or end ({} characters in all); HTTP drops it from the header, so no request could ever match: remove it",
+            token.chars().count()
+        ));
+    }
+    if !token.bytes().all(|b| b == b' ' || b.is_ascii_graphic()) {
+        return Some(
+            "the bearer token has a character a header cannot carry as is (a control character or a non-ASCII character); use printable ASCII only".to_owned(),
+        );
+    }
+    None
 }
 
 /// A bound Streamable HTTP server, ready to serve.
@@ -75,6 +211,10 @@ pub struct HttpServer {
     router: Router,
     local_addr: SocketAddr,
     stop: CancellationToken,
+    sessions: Arc<TrackedSessions>,
+    session_idle_timeout: Duration,
+    header_read_timeout: Duration,
+    max_pending_connections: usize,
 }
 
 impl HttpServer {
@@ -83,9 +223,18 @@ impl HttpServer {
         self.local_addr
     }
 
-    /// The MCP endpoint's URL, `http://ADDR/mcp`.
+    /// The MCP endpoint's URL, `http://ADDR/mcp`. For a server bound to every interface
+    /// (`0.0.0.0` or `::`), the loopback address: the one address it answers to on this machine
+    /// unless other hosts are allowed.
     pub fn url(&self) -> String {
-        format!("http://{}{MCP_PATH}", self.local_addr)
+        let mut addr = self.local_addr;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(match addr.ip() {
+                IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+                IpAddr::V6(_) => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+            });
+        }
+        format!("http://{addr}{MCP_PATH}")
     }
 
     /// Serves until `shutdown` resolves; then open sessions and streams are closed, requests in
@@ -94,43 +243,104 @@ impl HttpServer {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        let stop = self.stop.clone();
-        let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
-        let serve = axum::serve(self.listener, self.router).with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down");
-            stop.cancel();
-            let _ = stopping.send(());
-        });
-        let grace = async {
-            match stopped.await {
-                Ok(()) => tokio::time::sleep(STOP_GRACE).await,
-                Err(_) => std::future::pending().await,
+        let HttpServer {
+            listener,
+            router,
+            stop,
+            sessions,
+            session_idle_timeout,
+            header_read_timeout,
+            max_pending_connections,
+            ..
+        } = self;
+        tokio::spawn(close_idle_sessions(
+            Arc::clone(&sessions),
+            session_idle_timeout,
+            stop.clone(),
+        ));
+        // hyper's own header timeout re-arms a timer for every request, which costs about a
+        // tenth of the throughput; the first request's headers are timed here instead, once per
+        // connection.
+        let http1 = hyper::server::conn::http1::Builder::new();
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let pending = Arc::new(Semaphore::new(max_pending_connections));
+        tokio::pin!(shutdown);
+        loop {
+            let permit = tokio::select! {
+                permit = Arc::clone(&pending).acquire_owned() => match permit {
+                    Ok(permit) => permit,
+                    Err(_) => break,
+                },
+                () = &mut shutdown => break,
+            };
+            let stream = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        // Out of file descriptors, say: wait a little rather than spin.
+                        tracing::warn!("cannot accept a connection: {e}");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                },
+                () = &mut shutdown => break,
+            };
+            if let Err(e) = stream.set_nodelay(true) {
+                tracing::debug!("cannot set TCP_NODELAY: {e}");
             }
-        };
-        tokio::select! {
-            result = serve => result.map_err(ServeError::Io),
-            () = grace => Ok(()),
+            // The permit is given back once the first request's headers are read (or the
+            // connection ends).
+            let permit = Arc::new(Mutex::new(Some(permit)));
+            let waiting = Arc::clone(&permit);
+            let router = router.clone();
+            let service = hyper::service::service_fn(move |request: http::Request<_>| {
+                if let Ok(mut permit) = permit.lock() {
+                    permit.take();
+                }
+                let mut router = router.clone();
+                async move { tower_service::Service::call(&mut router, request.map(Body::new)).await }
+            });
+            let connection = graceful
+                .watch(http1.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+            tokio::spawn(async move {
+                tokio::pin!(connection);
+                let ended = tokio::select! {
+                    ended = &mut connection => ended,
+                    () = tokio::time::sleep(header_read_timeout) => {
+                        let still_waiting = waiting.lock().map_or(true, |p| p.is_some());
+                        if still_waiting {
+                            tracing::debug!("closed a connection whose first request did not arrive in time");
+                            return;
+                        }
+                        connection.await
+                    }
+                };
+                if let Err(e) = ended {
+                    tracing::debug!("connection ended: {e}");
+                }
+            });
         }
+        tracing::info!("shutting down");
+        stop.cancel();
+        drop(listener);
+        tokio::select! {
+            () = graceful.shutdown() => {}
+            () = tokio::time::sleep(STOP_GRACE) => {}
+        }
+        Ok(())
     }
 }
 
 impl Server {
     /// Binds the Streamable HTTP endpoint; [`HttpServer::serve_until`] then serves it.
     pub async fn bind_http(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
-        let mut allowed = Vec::new();
-        for origin in &options.allowed_origins {
-            allowed.push(AllowedOrigin::parse(origin).ok_or_else(|| {
-                ServeError::Option(format!(
-                    "allowed origin {origin:?} is not an origin; write scheme://host[:port], such as https://app.example.com or http://localhost:5173"
-                ))
-            })?);
-        }
+        options.validate()?;
+        let mut allowed = options.parsed_origins()?;
         let listener = tokio::net::TcpListener::bind(options.addr)
             .await
-            .map_err(|source| ServeError::Bind {
+            .map_err(|error| ServeError::Bind {
                 addr: options.addr,
-                source,
+                error,
             })?;
         let local_addr = listener.local_addr()?;
         let port = local_addr.port();
@@ -157,17 +367,20 @@ impl Server {
             .with_allowed_origins(allowed.iter().map(AllowedOrigin::to_rmcp))
             .enforce_origin_validation()
             .with_max_request_body_bytes(options.max_body_bytes)
+            .with_legacy_session_mode(!options.stateless)
+            .with_json_response(options.json_response)
             .with_cancellation_token(stop.child_token());
         let handler = self.into_handler();
-        let service = StreamableHttpService::new(
-            move || Ok(handler.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
+        let sessions = Arc::new(TrackedSessions::new());
+        let service =
+            StreamableHttpService::new(move || Ok(handler.clone()), Arc::clone(&sessions), config);
         let guard = Arc::new(Guard {
             origins: allowed,
             token: options.bearer_token.clone(),
             max_body_bytes: options.max_body_bytes,
+            sessions: Arc::clone(&sessions),
+            max_sessions: options.max_sessions,
+            stateless: options.stateless,
         });
         let router = Router::new()
             .route_service(MCP_PATH, service)
@@ -177,7 +390,224 @@ impl Server {
             router,
             local_addr,
             stop,
+            sessions,
+            session_idle_timeout: options.session_idle_timeout,
+            header_read_timeout: options.header_read_timeout,
+            max_pending_connections: options.max_pending_connections,
         })
+    }
+}
+
+/// Closes the sessions that have been idle too long, every quarter of the limit.
+async fn close_idle_sessions(
+    sessions: Arc<TrackedSessions>,
+    limit: Duration,
+    stop: CancellationToken,
+) {
+    let tick = (limit / 4).clamp(Duration::from_millis(20), Duration::from_secs(30));
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = tokio::time::sleep(tick) => {}
+        }
+        for id in sessions.activity.idle_for(limit) {
+            tracing::info!(session = %id, "closing a session idle for {limit:?}");
+            if let Err(e) = sessions.close_session(&id).await {
+                tracing::warn!(session = %id, "cannot close an idle session: {e}");
+            }
+        }
+    }
+}
+
+/// When each session was last used and how many streams it has open.
+#[derive(Debug, Default)]
+struct Activity {
+    sessions: Mutex<HashMap<SessionId, Use>>,
+}
+
+#[derive(Debug)]
+struct Use {
+    open_streams: usize,
+    last: Instant,
+}
+
+impl Activity {
+    fn with<T>(&self, f: impl FnOnce(&mut HashMap<SessionId, Use>) -> T) -> T {
+        let mut sessions = self
+            .sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut sessions)
+    }
+
+    fn count(&self) -> usize {
+        self.with(|s| s.len())
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        self.with(|s| s.contains_key(id))
+    }
+
+    fn touch(&self, id: &SessionId) {
+        self.with(|s| {
+            if let Some(u) = s.get_mut(id) {
+                u.last = Instant::now();
+            }
+        });
+    }
+
+    /// Counts a stream as open until the returned guard is dropped.
+    fn stream(self: &Arc<Self>, id: &SessionId) -> StreamGuard {
+        self.with(|s| {
+            if let Some(u) = s.get_mut(id) {
+                u.open_streams += 1;
+                u.last = Instant::now();
+            }
+        });
+        StreamGuard {
+            activity: Arc::clone(self),
+            id: id.clone(),
+        }
+    }
+
+    fn idle_for(&self, limit: Duration) -> Vec<SessionId> {
+        self.with(|s| {
+            s.iter()
+                .filter(|(_, u)| u.open_streams == 0 && u.last.elapsed() >= limit)
+                .map(|(id, _)| id.clone())
+                .collect()
+        })
+    }
+}
+
+/// An open stream of a session; dropping it counts the stream closed.
+struct StreamGuard {
+    activity: Arc<Activity>,
+    id: SessionId,
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        self.activity.with(|s| {
+            if let Some(u) = s.get_mut(&self.id) {
+                u.open_streams = u.open_streams.saturating_sub(1);
+                u.last = Instant::now();
+            }
+        });
+    }
+}
+
+/// rmcp's in-memory sessions without their fixed 5-minute keep-alive (which closes a session
+/// whose client is connected but quiet), with their use recorded for
+/// [`close_idle_sessions`] and the session limit.
+#[derive(Debug)]
+struct TrackedSessions {
+    inner: LocalSessionManager,
+    activity: Arc<Activity>,
+}
+
+impl TrackedSessions {
+    fn new() -> TrackedSessions {
+        let mut inner = LocalSessionManager::default();
+        inner.session_config.keep_alive = None;
+        TrackedSessions {
+            inner,
+            activity: Arc::default(),
+        }
+    }
+
+    fn tracked<S>(&self, id: &SessionId, stream: S) -> impl Stream<Item = S::Item> + use<S>
+    where
+        S: Stream,
+    {
+        let guard = self.activity.stream(id);
+        stream.map(move |item| {
+            let _open = &guard;
+            item
+        })
+    }
+}
+
+impl SessionManager for TrackedSessions {
+    type Error = LocalSessionManagerError;
+    type Transport = <LocalSessionManager as SessionManager>::Transport;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        let (id, transport) = self.inner.create_session().await?;
+        self.activity.with(|s| {
+            s.insert(
+                id.clone(),
+                Use {
+                    open_streams: 0,
+                    last: Instant::now(),
+                },
+            )
+        });
+        Ok((id, transport))
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        self.activity.touch(id);
+        self.inner.initialize_session(id, message).await
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        self.inner.has_session(id).await
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.activity.with(|s| s.remove(id));
+        self.inner.close_session(id).await
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let stream = self.inner.create_stream(id, message).await?;
+        Ok(self.tracked(id, stream))
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        self.activity.touch(id);
+        self.inner.accept_message(id, message).await
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let stream = self.inner.create_standalone_stream(id).await?;
+        Ok(self.tracked(id, stream))
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let stream = self.inner.resume(id, last_event_id).await?;
+        Ok(self.tracked(id, stream))
+    }
+
+    async fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        self.inner.restore_session(id).await
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.inner.event_store()
     }
 }
 
@@ -186,6 +616,288 @@ struct Guard {
     origins: Vec<AllowedOrigin>,
     token: Option<String>,
     max_body_bytes: usize,
+    sessions: Arc<TrackedSessions>,
+    max_sessions: usize,
+    stateless: bool,
+}
+
+/// Origin (and the CORS answers for an allowed one), then bearer token, then the request: the
+/// cheapest refusals first, and no body is read for a request that is refused anyway.
+async fn check_request(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    let origin = request.headers().get(header::ORIGIN).cloned();
+    if let Some(origin) = &origin {
+        let parsed = origin.to_str().ok().and_then(AllowedOrigin::parse);
+        let allowed = parsed.is_some_and(|o| guard.origins.iter().any(|a| a.allows(&o)));
+        if !allowed {
+            tracing::warn!(
+                ?origin,
+                "refused a request from an origin that is not allowed"
+            );
+            return plain(
+                StatusCode::FORBIDDEN,
+                "Forbidden: the Origin header is not an allowed origin",
+            );
+        }
+        if request.method() == Method::OPTIONS
+            && request
+                .headers()
+                .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD)
+        {
+            return preflight(origin.clone(), request.headers());
+        }
+    }
+    let mut response = check_and_run(&guard, request, next).await;
+    if let Some(origin) = origin {
+        let headers = response.headers_mut();
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static("Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate"),
+        );
+        headers.append(header::VARY, HeaderValue::from_static("Origin"));
+    }
+    response
+}
+
+/// The answer to a CORS preflight from an allowed origin.
+fn preflight(origin: HeaderValue, headers: &HeaderMap) -> Response {
+    let allow_headers = headers
+        .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+        .cloned()
+        .unwrap_or_else(|| {
+            HeaderValue::from_static(
+                "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+            )
+        });
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let out = response.headers_mut();
+    out.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+    out.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, DELETE"),
+    );
+    out.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers);
+    out.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("7200"),
+    );
+    out.insert(
+        header::VARY,
+        HeaderValue::from_static(
+            "Origin, Access-Control-Request-Method, Access-Control-Request-Headers",
+        ),
+    );
+    response
+}
+
+async fn check_and_run(guard: &Guard, request: Request, next: Next) -> Response {
+    if let Some(token) = &guard.token {
+        let presented = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim());
+        if !presented.is_some_and(|p| same_secret(p.as_bytes(), token.as_bytes())) {
+            let mut response = plain(
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
+            );
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return response;
+        }
+    }
+    let session = request
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    match *request.method() {
+        Method::POST => post(guard, session, request, next).await,
+        Method::DELETE if !guard.stateless => {
+            if let Some(id) = &session
+                && !guard.sessions.activity.contains(id)
+            {
+                return plain(
+                    StatusCode::NOT_FOUND,
+                    "Not Found: there is no session with this Mcp-Session-Id (it ended, or never existed)",
+                );
+            }
+            let response = run(request, next).await;
+            if response.status() == StatusCode::ACCEPTED {
+                return StatusCode::NO_CONTENT.into_response();
+            }
+            response
+        }
+        _ => run(request, next).await,
+    }
+}
+
+/// The parts of a JSON-RPC message looked at before the session gets it.
+#[derive(Deserialize)]
+struct Peek {
+    id: Option<Value>,
+    method: Option<String>,
+}
+
+async fn post(guard: &Guard, session: Option<String>, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > guard.max_body_bytes as u64) {
+        return too_large(guard.max_body_bytes);
+    }
+    let bytes = match Limited::new(body, guard.max_body_bytes).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.is::<LengthLimitError>() => return too_large(guard.max_body_bytes),
+        Err(e) => {
+            return plain(
+                StatusCode::BAD_REQUEST,
+                &format!("Bad Request: cannot read the body: {e}"),
+            );
+        }
+    };
+    let is_json = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(';')
+                .next()
+                .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+        });
+    if is_json && let Some(response) = answer_before_session(guard, session.as_deref(), &bytes) {
+        return response;
+    }
+    let response = run(Request::from_parts(parts, Body::from(bytes.clone())), next).await;
+    // rmcp answers a body it cannot read with 415 and a plain message: say what is wrong in
+    // JSON-RPC instead. Only a failure pays for this second look at the body.
+    if is_json && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return unreadable_body(&bytes);
+    }
+    response
+}
+
+/// The requests answered here rather than by the session: `ping` outside a session (rmcp
+/// refuses it under 2026-07-28), a second `initialize` on a live session, and an `initialize`
+/// beyond the session limit.
+fn answer_before_session(guard: &Guard, session: Option<&str>, bytes: &Bytes) -> Option<Response> {
+    if bytes.len() > PEEK_LIMIT
+        || !(mentions(bytes, b"\"ping\"") || mentions(bytes, b"\"initialize\""))
+    {
+        return None;
+    }
+    let peek = serde_json::from_slice::<Peek>(bytes).ok()?;
+    let id = peek.id.filter(|id| id.is_string() || id.is_number())?;
+    match (peek.method.as_deref()?, session) {
+        ("ping", None) => {
+            let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
+            Some(
+                (
+                    StatusCode::OK,
+                    [(header::CONTENT_TYPE, "application/json")],
+                    body.to_string(),
+                )
+                    .into_response(),
+            )
+        }
+        ("initialize", Some(session))
+            if !guard.stateless && guard.sessions.activity.contains(session) =>
+        {
+            let body = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": {
+                    "code": -32600,
+                    "message": "Invalid Request: this session is initialized already; to start another one, send initialize without Mcp-Session-Id"
+                }
+            });
+            Some(
+                (
+                    StatusCode::BAD_REQUEST,
+                    [(header::CONTENT_TYPE, "application/json")],
+                    body.to_string(),
+                )
+                    .into_response(),
+            )
+        }
+        ("initialize", None)
+            if !guard.stateless && guard.sessions.activity.count() >= guard.max_sessions =>
+        {
+            tracing::warn!(
+                max = guard.max_sessions,
+                "refused a new session: the session limit is reached"
+            );
+            let mut response = plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!(
+                    "Service Unavailable: the server has {} sessions open, its limit; try again later",
+                    guard.max_sessions
+                ),
+            );
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+            Some(response)
+        }
+        _ => None,
+    }
+}
+
+fn mentions(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The JSON-RPC error for a body the session could not read: `-32700` when it is not JSON,
+/// `-32600` when it is JSON but no MCP message.
+fn unreadable_body(bytes: &[u8]) -> Response {
+    if let Err(e) = serde_json::from_slice::<IgnoredAny>(bytes) {
+        return json_rpc_error(ErrorData::parse_error(
+            format!("Parse error: the body is not JSON ({e})"),
+            None,
+        ));
+    }
+    let why = serde_json::from_slice::<ClientJsonRpcMessage>(bytes)
+        .err()
+        .map(|e| format!(" ({e})"))
+        .unwrap_or_default();
+    json_rpc_error(ErrorData::invalid_request(
+        format!(
+            "Invalid Request: the body is not a JSON-RPC request, notification or response MCP defines{why}"
+        ),
+        None,
+    ))
+}
+
+/// Passes the request to the session; a refused `Host` is answered with what to do about it.
+async fn run(request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let response = next.run(request).await;
+    // The origin passed the check above, which is rmcp's own: a 403 here is the Host.
+    if response.status() == StatusCode::FORBIDDEN {
+        let host = host.unwrap_or_default();
+        let name = host
+            .parse::<http::uri::Authority>()
+            .map_or(host.clone(), |a| a.host().to_owned());
+        tracing::warn!(host, "refused a request for a Host that is not allowed");
+        return plain(
+            StatusCode::FORBIDDEN,
+            &format!(
+                "Forbidden: this server does not answer to the Host {host:?} (DNS-rebinding protection); a server reached under another name or address than localhost must allow it (allowed hosts; `toolpact serve --allow-host {name}`)"
+            ),
+        );
+    }
+    response
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -278,98 +990,6 @@ impl AllowedOrigin {
             _ => false,
         }
     }
-}
-
-/// Origin, then bearer token, then body: the cheapest refusals first, and no body is read for
-/// a request that is refused anyway.
-async fn check_request(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
-    if let Some(origin) = request.headers().get(header::ORIGIN) {
-        let parsed = origin.to_str().ok().and_then(AllowedOrigin::parse);
-        let allowed = parsed.is_some_and(|o| guard.origins.iter().any(|a| a.allows(&o)));
-        if !allowed {
-            tracing::warn!(
-                ?origin,
-                "refused a request from an origin that is not allowed"
-            );
-            return plain(
-                StatusCode::FORBIDDEN,
-                "Forbidden: the Origin header is not an allowed origin",
-            );
-        }
-    }
-    if let Some(token) = &guard.token {
-        let presented = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split_once(' '))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim());
-        if !presented.is_some_and(|p| same_secret(p.as_bytes(), token.as_bytes())) {
-            let mut response = plain(
-                StatusCode::UNAUTHORIZED,
-                "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
-            );
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            return response;
-        }
-    }
-    if request.method() != Method::POST {
-        return next.run(request).await;
-    }
-    let (parts, body) = request.into_parts();
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > guard.max_body_bytes as u64) {
-        return too_large(guard.max_body_bytes);
-    }
-    let bytes = match Limited::new(body, guard.max_body_bytes).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) if e.is::<LengthLimitError>() => return too_large(guard.max_body_bytes),
-        Err(e) => {
-            return plain(
-                StatusCode::BAD_REQUEST,
-                &format!("Bad Request: cannot read the body: {e}"),
-            );
-        }
-    };
-    let is_json = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(';')
-                .next()
-                .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
-        });
-    // A body of another type is left to the session, which answers 415.
-    if is_json {
-        match serde_json::from_slice::<serde_json::Value>(&bytes) {
-            Err(e) => {
-                return json_rpc_error(ErrorData::parse_error(
-                    format!("Parse error: the body is not JSON ({e})"),
-                    None,
-                ));
-            }
-            Ok(value) => {
-                if let Err(e) = serde_json::from_value::<ClientJsonRpcMessage>(value) {
-                    return json_rpc_error(ErrorData::invalid_request(
-                        format!(
-                            "Invalid Request: the body is not a JSON-RPC request, notification or response MCP defines ({e})"
-                        ),
-                        None,
-                    ));
-                }
-            }
-        }
-    }
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
 }
 
 /// Compares two secrets in time that depends on their lengths only.

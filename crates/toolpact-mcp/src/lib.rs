@@ -24,6 +24,7 @@ mod context;
 mod convert;
 mod error;
 mod http;
+mod jsonl;
 mod prompts;
 mod protocol;
 mod resources;
@@ -37,7 +38,10 @@ pub use client::{
     fetch_catalog, fetch_tools,
 };
 pub use error::{ClientError, ServeError};
-pub use http::{DEFAULT_MAX_BODY_BYTES, HttpOptions, HttpServer, MCP_PATH};
+pub use http::{
+    DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PENDING_CONNECTIONS,
+    DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT, HttpOptions, HttpServer, MCP_PATH,
+};
 pub use prompts::{Prompt, PromptArgument, PromptArguments, PromptMessage};
 pub use protocol::PROTOCOL_VERSIONS;
 pub use resources::{Resource, ResourceTemplate, Resources, UriVariables};

@@ -259,3 +259,415 @@ async fn a_stopped_server_releases_its_port() {
     );
     drop(connection);
 }
+
+#[tokio::test]
+async fn client_errors_say_what_failed() {
+    // Nothing listens on the port of a server that has just stopped.
+    let running = Running::start(shop_server(), HttpOptions::default()).await;
+    let url = running.url.clone();
+    running.stop().await;
+    let refused = Connection::open(&Source::url(&url), &ClientOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "{url}: initialize failed: connection refused: nothing listens at that address (is the server running, on that port?)"
+        )
+    );
+    let source = Source::Url {
+        url: url.clone(),
+        headers: Vec::new(),
+        bearer_token: Some("s3cr\net".to_owned()),
+    };
+    let bad_token = Connection::open(&source, &ClientOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        bad_token.to_string(),
+        "the bearer token cannot be sent in an HTTP header: it has a line break or another control character"
+    );
+}
+
+#[tokio::test]
+async fn a_client_token_is_sent_without_surrounding_whitespace() {
+    let running = Running::start(
+        shop_server(),
+        HttpOptions {
+            bearer_token: Some("s3cret".to_owned()),
+            ..HttpOptions::default()
+        },
+    )
+    .await;
+    let source = Source::Url {
+        url: running.url.clone(),
+        headers: Vec::new(),
+        bearer_token: Some("  s3cret\n".to_owned()),
+    };
+    let fetched = toolpact_mcp::fetch_tools(&source, &ClientOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(fetched.tools, shop_tools());
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_server_token_that_could_never_match_is_refused_at_start() {
+    for (token, message) in [
+        (
+            " s3cret\n",
+            "the bearer token has whitespace at its start or end (8 characters in all); HTTP drops it from the header, so no request could ever match: remove it",
+        ),
+        (
+            "s3\tcret",
+            "the bearer token has a character a header cannot carry as is (a control character or a non-ASCII character); use printable ASCII only",
+        ),
+        ("", "the bearer token is empty"),
+    ] {
+        let options = HttpOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            bearer_token: Some(token.to_owned()),
+            ..HttpOptions::default()
+        };
+        assert_eq!(options.validate().unwrap_err().to_string(), message);
+        let error = shop_server().bind_http(options).await.unwrap_err();
+        assert_eq!(error.to_string(), message);
+    }
+}
+
+/// Posts `body` on a session (or none) and returns the status, the headers and the JSON-RPC
+/// message of the answer (SSE or JSON).
+async fn exchange(
+    url: &str,
+    body: &str,
+    headers: &[(&str, &str)],
+) -> (u16, reqwest::header::HeaderMap, Value) {
+    let response = post(url, body.to_owned(), headers).await;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let message = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .find(|data| !data.is_empty())
+        .map_or_else(
+            || serde_json::from_str(&text).unwrap_or(Value::Null),
+            |data| serde_json::from_str(data).unwrap(),
+        );
+    (status, headers, message)
+}
+
+/// Initializes a session by hand and returns its id.
+async fn open_session(url: &str) -> String {
+    let (status, headers, message) = exchange(url, INITIALIZE, &[]).await;
+    assert_eq!(status, 200, "{message}");
+    let id = headers["mcp-session-id"].to_str().unwrap().to_owned();
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let response = post(url, initialized, &[("mcp-session-id", &id)]).await;
+    assert_eq!(response.status().as_u16(), 202);
+    id
+}
+
+const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+
+#[tokio::test]
+async fn sessions_live_while_a_stream_is_open_and_close_when_idle() {
+    let running = Running::start(
+        shop_server(),
+        HttpOptions {
+            session_idle_timeout: Duration::from_millis(300),
+            ..HttpOptions::default()
+        },
+    )
+    .await;
+    // The client keeps its GET stream open: the session outlives the idle timeout.
+    let connection = Connection::open(&Source::url(&running.url), &ClientOptions::default())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(connection.list_tools().await.unwrap(), shop_tools());
+
+    // A session with no stream open and no request closes after the timeout.
+    let id = open_session(&running.url).await;
+    let session = [("mcp-session-id", id.as_str())];
+    let (status, _, message) = exchange(&running.url, LIST, &session).await;
+    assert_eq!(status, 200, "{message}");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let (status, _, _) = exchange(&running.url, LIST, &session).await;
+    assert_eq!(status, 404);
+    connection.close().await;
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn sessions_beyond_the_limit_are_refused_until_one_ends() {
+    let running = Running::start(
+        shop_server(),
+        HttpOptions {
+            max_sessions: 1,
+            ..HttpOptions::default()
+        },
+    )
+    .await;
+    let id = open_session(&running.url).await;
+    let refused = post(&running.url, INITIALIZE, &[]).await;
+    assert_eq!(refused.status().as_u16(), 503);
+    assert_eq!(refused.headers()["retry-after"], "10");
+
+    // DELETE ends the session (204); an unknown or ended session is 404.
+    let delete = |id: String| {
+        let url = running.url.clone();
+        async move {
+            http_client()
+                .delete(&url)
+                .header("mcp-session-id", id)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(delete(id.clone()).await, 204);
+    assert_eq!(delete(id).await, 404);
+    assert_eq!(delete("no-such-session".to_owned()).await, 404);
+    let _ = open_session(&running.url).await;
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_live_session_refuses_a_second_initialize() {
+    let running = Running::start(shop_server(), HttpOptions::default()).await;
+    let id = open_session(&running.url).await;
+    let (status, _, message) = exchange(&running.url, INITIALIZE, &[("mcp-session-id", &id)]).await;
+    assert_eq!(status, 400);
+    assert_eq!(message["id"], 1);
+    assert_eq!(message["error"]["code"], -32600);
+    assert_eq!(
+        message["error"]["message"],
+        "Invalid Request: this session is initialized already; to start another one, send initialize without Mcp-Session-Id"
+    );
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn ping_is_answered_in_every_protocol_version() {
+    let running = Running::start(shop_server(), HttpOptions::default()).await;
+    let id = open_session(&running.url).await;
+    let ping = r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#;
+    for version in ["2025-06-18", "2025-11-25"] {
+        let (status, _, message) = exchange(
+            &running.url,
+            ping,
+            &[("mcp-session-id", &id), ("mcp-protocol-version", version)],
+        )
+        .await;
+        assert_eq!(status, 200, "{version}: {message}");
+        assert_eq!(message, json!({"jsonrpc": "2.0", "id": 5, "result": {}}));
+    }
+    // 2026-07-28 has no sessions: every request carries its version.
+    let ping = json!({
+        "jsonrpc": "2.0", "id": 6, "method": "ping",
+        "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"}
+        }}
+    });
+    let (status, _, message) = exchange(
+        &running.url,
+        &ping.to_string(),
+        &[("mcp-protocol-version", "2026-07-28")],
+    )
+    .await;
+    assert_eq!(status, 200, "{message}");
+    assert_eq!(message, json!({"jsonrpc": "2.0", "id": 6, "result": {}}));
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn allowed_origins_get_cors_answers() {
+    let running = Running::start(
+        shop_server(),
+        HttpOptions {
+            allowed_origins: vec!["https://app.example.com".to_owned()],
+            ..HttpOptions::default()
+        },
+    )
+    .await;
+    let preflight = http_client()
+        .request(reqwest::Method::OPTIONS, &running.url)
+        .header("origin", "https://app.example.com")
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "content-type, mcp-session-id, authorization",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(preflight.status().as_u16(), 204);
+    let headers = preflight.headers();
+    assert_eq!(
+        headers["access-control-allow-origin"],
+        "https://app.example.com"
+    );
+    assert_eq!(headers["access-control-allow-methods"], "GET, POST, DELETE");
+    assert_eq!(
+        headers["access-control-allow-headers"],
+        "content-type, mcp-session-id, authorization"
+    );
+    let (status, headers, _) = exchange(
+        &running.url,
+        INITIALIZE,
+        &[("origin", "https://app.example.com")],
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        headers["access-control-allow-origin"],
+        "https://app.example.com"
+    );
+    assert!(
+        headers["access-control-expose-headers"]
+            .to_str()
+            .unwrap()
+            .contains("Mcp-Session-Id")
+    );
+    // An origin that is not allowed gets no preflight answer.
+    let refused = http_client()
+        .request(reqwest::Method::OPTIONS, &running.url)
+        .header("origin", "https://evil.example")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 403);
+    assert!(
+        !refused
+            .headers()
+            .contains_key("access-control-allow-origin")
+    );
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_host_that_is_not_allowed_is_told_how_to_allow_it() {
+    let running = Running::start(shop_server(), HttpOptions::default()).await;
+    let response = post(&running.url, INITIALIZE, &[("host", "192.0.2.7:8000")]).await;
+    assert_eq!(response.status().as_u16(), 403);
+    assert_eq!(
+        response.text().await.unwrap(),
+        "Forbidden: this server does not answer to the Host \"192.0.2.7:8000\" (DNS-rebinding protection); a server reached under another name or address than localhost must allow it (allowed hosts; `toolpact serve --allow-host 192.0.2.7`)"
+    );
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn calls_on_a_kept_alive_connection_are_not_held_by_nagle() {
+    let running = Running::start(shop_server(), HttpOptions::default()).await;
+    let connection = Connection::open(&Source::url(&running.url), &ClientOptions::default())
+        .await
+        .unwrap();
+    let mut times = Vec::new();
+    for _ in 0..15 {
+        let start = std::time::Instant::now();
+        connection.call_tool("whoami", json!({})).await.unwrap();
+        times.push(start.elapsed());
+    }
+    times.sort();
+    // Without TCP_NODELAY each call waits for the client's delayed ACK: about 40 ms.
+    assert!(
+        times[times.len() / 2] < Duration::from_millis(25),
+        "median {:?} of {times:?}",
+        times[times.len() / 2]
+    );
+    connection.close().await;
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn slow_headers_are_cut_off_and_bound_the_pending_connections() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let running = Running::start(
+        shop_server(),
+        HttpOptions {
+            header_read_timeout: Duration::from_millis(800),
+            max_pending_connections: 2,
+            ..HttpOptions::default()
+        },
+    )
+    .await;
+    let addr = format!("127.0.0.1:{}", running.port);
+    let mut slow = Vec::new();
+    for _ in 0..2 {
+        let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        stream
+            .write_all(b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n")
+            .await
+            .unwrap();
+        slow.push(stream);
+    }
+    // Both slow connections hold the pending slots: a whole request waits until they are cut.
+    let start = std::time::Instant::now();
+    let response = post(&running.url, INITIALIZE, &[]).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(
+        start.elapsed() >= Duration::from_millis(400),
+        "answered after {:?} while both pending slots were held",
+        start.elapsed()
+    );
+    for mut stream in slow {
+        let mut rest = Vec::new();
+        // Closed (end of input) or reset: either way, not held open.
+        let _closed = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest))
+            .await
+            .expect("the server closes a connection whose headers never end");
+    }
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn stateless_servers_answer_without_sessions_and_in_json() {
+    for json_response in [false, true] {
+        let running = Running::start(
+            shop_server(),
+            HttpOptions {
+                stateless: true,
+                json_response,
+                ..HttpOptions::default()
+            },
+        )
+        .await;
+        let response = post(&running.url, INITIALIZE, &[]).await;
+        assert_eq!(response.status().as_u16(), 200);
+        assert!(!response.headers().contains_key("mcp-session-id"));
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(
+            content_type.starts_with("application/json"),
+            json_response,
+            "{content_type}"
+        );
+        let (status, _, message) = exchange(
+            &running.url,
+            LIST,
+            &[("mcp-protocol-version", "2025-11-25")],
+        )
+        .await;
+        assert_eq!(status, 200, "{message}");
+        assert_eq!(message["result"]["tools"].as_array().unwrap().len(), 2);
+
+        let connection = Connection::open(&Source::url(&running.url), &ClientOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(connection.list_tools().await.unwrap(), shop_tools());
+        let me = connection.call_tool("whoami", json!({})).await.unwrap();
+        assert_eq!(me.text_content(), "nobody");
+        connection.close().await;
+        running.stop().await;
+    }
+}

@@ -139,3 +139,32 @@ async fn a_missing_program_is_named() {
         "no server command given; write the command after `--`"
     );
 }
+
+#[tokio::test]
+async fn a_server_that_logs_to_standard_output_is_reported_as_such() {
+    let source = Source::command(
+        "sh",
+        [
+            "-c",
+            "echo 'Listening on port 3000'; echo '{\"not\": \"a message\"}'; sleep 30",
+        ],
+    );
+    let error = Connection::open(&source, &options(1)).await.unwrap_err();
+    assert!(!matches!(error, ClientError::Timeout { .. }), "{error}");
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{}: initialize failed: the server wrote 2 lines to standard output that are not JSON-RPC (\"Listening on port 3000\", \"{{\\\"not\\\": \\\"a message\\\"}}\"); a stdio server must write only protocol messages there, and its logs to standard error; no answer came within 1 s",
+            source.origin()
+        )
+    );
+    // A server that exits after its banner says the same, and why it closed.
+    let source = Source::command("sh", ["-c", "echo 'usage: server [--port N]'"]);
+    let error = Connection::open(&source, &options(10)).await.unwrap_err();
+    assert!(
+        error.to_string().ends_with(
+            "initialize failed: the server closed the connection before answering; the server wrote 1 line to standard output that is not JSON-RPC (\"usage: server [--port N]\"); a stdio server must write only protocol messages there, and its logs to standard error"
+        ),
+        "{error}"
+    );
+}

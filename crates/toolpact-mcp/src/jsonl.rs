@@ -1,0 +1,338 @@
+//! Newline-delimited JSON-RPC over a reader and a writer, the framing of MCP's stdio transport,
+//! for both sides: each line is parsed once, straight into rmcp's message type, and each
+//! message goes out in one `write` (the JSON and its `\n` together).
+//!
+//! rmcp's own framing skips a line that is not JSON without a word, which leaves the other side
+//! waiting for an answer that never comes. Here a server answers such a line with a JSON-RPC
+//! parse error (`-32700`, id `null`), as JSON-RPC 2.0 asks, and a client keeps the first such
+//! lines so that its error messages can say the server writes something else than protocol
+//! messages to its standard output.
+
+use rmcp::model::ErrorData;
+use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::Value;
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+
+/// The longest line read, in bytes; a longer one is dropped (and answered as not JSON).
+const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// The parse error a server sends for a line that is not JSON.
+pub(crate) const PARSE_ERROR: &str = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not valid JSON"}}"#;
+
+/// How many lines that are not JSON a client keeps for its messages.
+const STRAY_LINES_KEPT: usize = 3;
+/// The longest stray line kept, in characters.
+const STRAY_LINE_CHARS: usize = 200;
+
+/// Lines a server wrote that are not JSON-RPC messages: how many, and the first few.
+#[derive(Debug, Default)]
+pub(crate) struct StrayLines {
+    inner: Mutex<(usize, Vec<String>)>,
+}
+
+impl StrayLines {
+    fn note(&self, line: &[u8]) {
+        if let Ok(mut inner) = self.inner.lock() {
+            inner.0 += 1;
+            if inner.1.len() < STRAY_LINES_KEPT {
+                let text = String::from_utf8_lossy(line);
+                inner.1.push(text.chars().take(STRAY_LINE_CHARS).collect());
+            }
+        }
+    }
+
+    /// What was seen, as a sentence for an error message; `None` when every line was JSON.
+    pub(crate) fn describe(&self) -> Option<String> {
+        let inner = self.inner.lock().ok()?;
+        let (count, first) = (inner.0, &inner.1);
+        if count == 0 {
+            return None;
+        }
+        let quoted: Vec<String> = first.iter().map(|l| format!("{l:?}")).collect();
+        Some(format!(
+            "the server wrote {count} line{} to standard output that {} not JSON-RPC ({}{}); a stdio server must write only protocol messages there, and its logs to standard error",
+            if count == 1 { "" } else { "s" },
+            if count == 1 { "is" } else { "are" },
+            quoted.join(", "),
+            if count > first.len() { ", …" } else { "" },
+        ))
+    }
+}
+
+/// What happens to a line that is not a JSON-RPC message.
+pub(crate) enum Stray {
+    /// A server answers it with a parse error, or an invalid-request error for JSON that is
+    /// not a JSON-RPC message.
+    Answer,
+    /// A client keeps it for its error messages.
+    Note(Arc<StrayLines>),
+}
+
+/// What [`LineTransport::next_line`] read.
+enum Line {
+    /// A line, in `line`.
+    Whole,
+    /// A line longer than [`MAX_LINE_BYTES`], dropped.
+    Overlong,
+}
+
+/// The transport: reads lines from `R`, writes lines to `W`.
+pub(crate) struct LineTransport<Role, R, W> {
+    read: BufReader<R>,
+    line: Vec<u8>,
+    /// Set while the rest of an overlong line is skipped.
+    discarding: bool,
+    write: Arc<tokio::sync::Mutex<Option<W>>>,
+    stray: Stray,
+    _role: PhantomData<fn() -> Role>,
+}
+
+impl<Role, R, W> LineTransport<Role, R, W>
+where
+    R: AsyncRead + Send + Unpin,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    pub(crate) fn new(read: R, write: W, stray: Stray) -> Self {
+        LineTransport {
+            read: BufReader::new(read),
+            line: Vec::new(),
+            discarding: false,
+            write: Arc::new(tokio::sync::Mutex::new(Some(write))),
+            stray,
+            _role: PhantomData,
+        }
+    }
+
+    /// Reads the next line into `self.line` (with its `\n`); `None` at the end of the input.
+    /// Cancel-safe: `receive` is polled in a `select!`, and a partial line stays in
+    /// `self.line` for the next call.
+    async fn next_line(&mut self) -> Option<Line> {
+        loop {
+            let (consumed, done) = {
+                let available = match self.read.fill_buf().await {
+                    Ok(available) => available,
+                    Err(e) => {
+                        tracing::warn!("cannot read the input: {e}");
+                        return None;
+                    }
+                };
+                if available.is_empty() {
+                    return None;
+                }
+                let newline = available.iter().position(|b| *b == b'\n');
+                let take = newline.map_or(available.len(), |i| i + 1);
+                if !self.discarding {
+                    if self.line.len() + take > MAX_LINE_BYTES {
+                        self.line.clear();
+                        self.discarding = true;
+                    } else {
+                        self.line.extend_from_slice(&available[..take]);
+                    }
+                }
+                (take, newline.is_some())
+            };
+            self.read.consume(consumed);
+            if done {
+                return Some(if std::mem::take(&mut self.discarding) {
+                    tracing::warn!("dropped an input line longer than {MAX_LINE_BYTES} bytes");
+                    Line::Overlong
+                } else {
+                    Line::Whole
+                });
+            }
+        }
+    }
+}
+
+/// Writes one line, with its `\n`, in one `write`, and flushes it.
+async fn write_line<W: AsyncWrite + Unpin>(
+    write: &tokio::sync::Mutex<Option<W>>,
+    line: &[u8],
+) -> std::io::Result<()> {
+    let mut write = write.lock().await;
+    match write.as_mut() {
+        Some(write) => {
+            write.write_all(line).await?;
+            write.flush().await
+        }
+        None => Err(closed()),
+    }
+}
+
+fn closed() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::NotConnected, "the transport is closed")
+}
+
+/// A notification (a `method` and no `id`) is never answered, even when it is malformed.
+fn is_notification(line: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(line)
+        .is_ok_and(|v| v.get("method").is_some_and(Value::is_string) && v.get("id").is_none())
+}
+
+impl<Role, R, W> Transport<Role> for LineTransport<Role, R, W>
+where
+    Role: ServiceRole,
+    R: AsyncRead + Send + Unpin,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<Role>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let write = Arc::clone(&self.write);
+        async move {
+            let mut line = serde_json::to_vec(&item)?;
+            line.push(b'\n');
+            write_line(&write, &line).await
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<Role>> {
+        loop {
+            let kind = self.next_line().await?;
+            let line = std::mem::take(&mut self.line);
+            let text = line.trim_ascii();
+            let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            let answer = match kind {
+                Line::Overlong => Some(PARSE_ERROR.to_owned()),
+                // An empty line is nothing at all.
+                Line::Whole if text.is_empty() => None,
+                Line::Whole => match serde_json::from_slice::<RxJsonRpcMessage<Role>>(text) {
+                    Ok(message) => {
+                        self.line = line;
+                        self.line.clear();
+                        return Some(message);
+                    }
+                    Err(e)
+                        if matches!(
+                            e.classify(),
+                            serde_json::error::Category::Data | serde_json::error::Category::Io
+                        ) =>
+                    {
+                        if is_notification(text) {
+                            tracing::debug!("ignored a notification rmcp does not know: {e}");
+                            None
+                        } else {
+                            let error = TxJsonRpcMessage::<Role>::error(
+                                ErrorData::invalid_request("Invalid request", None),
+                                None,
+                            );
+                            Some(serde_json::to_string(&error).unwrap_or_default())
+                        }
+                    }
+                    Err(_) => Some(PARSE_ERROR.to_owned()),
+                },
+            };
+            match (&self.stray, answer) {
+                (_, None) => {}
+                (Stray::Answer, Some(answer)) => {
+                    tracing::warn!("answered an input line that is not a JSON-RPC message");
+                    let mut answer = answer.into_bytes();
+                    answer.push(b'\n');
+                    if write_line(&self.write, &answer).await.is_err() {
+                        return None;
+                    }
+                }
+                (Stray::Note(stray), Some(_)) if text.is_empty() => {
+                    stray.note(format!("(a line over {MAX_LINE_BYTES} bytes)").as_bytes());
+                }
+                (Stray::Note(stray), Some(_)) => stray.note(text),
+            }
+            self.line = line;
+            self.line.clear();
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        let mut write = self.write.lock().await;
+        if let Some(mut write) = write.take() {
+            let _ = write.shutdown().await;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::RoleServer;
+    use rmcp::model::{EmptyResult, RequestId, ServerJsonRpcMessage, ServerResult};
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    /// A writer that keeps each `write` call apart.
+    #[derive(Clone, Default)]
+    struct Writes(Arc<Mutex<Vec<Vec<u8>>>>);
+
+    impl AsyncWrite for Writes {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            self.0.lock().unwrap().push(buf.to_vec());
+            Poll::Ready(Ok(buf.len()))
+        }
+        fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+        fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    #[tokio::test]
+    async fn each_message_is_one_write_and_stray_lines_are_answered() {
+        let input: &[u8] = b"not json\n\n{\"jsonrpc\":\"2.0\",\"method\":\"x/unknown\"}\n[1]\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n";
+        let writes = Writes::default();
+        let mut transport =
+            LineTransport::<RoleServer, _, _>::new(input, writes.clone(), Stray::Answer);
+        let mut received = Vec::new();
+        while let Some(message) = transport.receive().await {
+            received.push(serde_json::to_string(&message).unwrap());
+        }
+        // rmcp reads an unknown notification as a custom one; `[1]` is not a message.
+        assert_eq!(received.len(), 2, "{received:?}");
+        assert!(received[0].contains("x/unknown"), "{received:?}");
+        assert!(received[1].contains("\"ping\""), "{received:?}");
+        let reply = ServerJsonRpcMessage::response(
+            ServerResult::EmptyResult(EmptyResult {}),
+            RequestId::Number(7),
+        );
+        transport.send(reply).await.unwrap();
+        let writes = writes.0.lock().unwrap();
+        let lines: Vec<String> = writes
+            .iter()
+            .map(|w| String::from_utf8(w.clone()).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(lines[0], format!("{PARSE_ERROR}\n"));
+        assert!(
+            lines[1].contains("-32600") && lines[1].ends_with('\n'),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(lines[2], "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n");
+    }
+
+    #[tokio::test]
+    async fn a_client_notes_what_is_not_json_rpc() {
+        let input: &[u8] = b"Listening on 3000\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n";
+        let stray = Arc::new(StrayLines::default());
+        let mut transport = LineTransport::<rmcp::RoleClient, _, _>::new(
+            input,
+            Writes::default(),
+            Stray::Note(Arc::clone(&stray)),
+        );
+        assert!(transport.receive().await.is_some());
+        assert_eq!(
+            stray.describe().unwrap(),
+            "the server wrote 1 line to standard output that is not JSON-RPC (\"Listening on 3000\"); a stdio server must write only protocol messages there, and its logs to standard error"
+        );
+    }
+}
