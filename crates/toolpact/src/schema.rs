@@ -2,9 +2,10 @@
 //! resolution, the keywords that hold subschemas, dialects, and the text a constraint becomes
 //! when a target cannot carry it.
 
-use crate::json::{at_pointer, child_pointer};
+use crate::json::{at_pointer, child_pointer, push_token};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// How deep a schema may nest before toolpact refuses it. Deeper schemas are not useful to a
 /// model and are a denial-of-service risk (MCP 2026-07-28 asks implementations to bound depth).
@@ -66,6 +67,59 @@ pub fn for_each_subschema<'v>(
             f(value, child_pointer(pointer, key));
         }
     }
+}
+
+/// Calls `visit` with every schema object of `schema` (the root and each subschema below it,
+/// each before its own subschemas) and its JSON pointer relative to `schema`, down to
+/// [`MAX_DEPTH`]. The pointer is kept in one buffer as the walk goes, growing only for the
+/// keywords it enters.
+pub(crate) fn for_each_schema_object(
+    schema: &Value,
+    visit: &mut dyn FnMut(&Map<String, Value>, &str),
+) {
+    fn walk(
+        node: &Value,
+        pointer: &mut String,
+        depth: usize,
+        visit: &mut dyn FnMut(&Map<String, Value>, &str),
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let Value::Object(map) = node else { return };
+        visit(map, pointer);
+        let len = pointer.len();
+        for (key, value) in map {
+            match (key.as_str(), value) {
+                (k, Value::Object(children)) if MAP_KEYWORDS.contains(&k) => {
+                    push_token(pointer, key);
+                    for (name, child) in children {
+                        let at = pointer.len();
+                        push_token(pointer, name);
+                        walk(child, pointer, depth + 1, visit);
+                        pointer.truncate(at);
+                    }
+                }
+                (k, Value::Array(children)) if ARRAY_KEYWORDS.contains(&k) || k == "items" => {
+                    push_token(pointer, key);
+                    for (i, child) in children.iter().enumerate() {
+                        let at = pointer.len();
+                        // Writing to a String cannot fail.
+                        let _ = write!(pointer, "/{i}");
+                        walk(child, pointer, depth + 1, visit);
+                        pointer.truncate(at);
+                    }
+                }
+                (k, _) if SINGLE_KEYWORDS.contains(&k) => {
+                    push_token(pointer, key);
+                    walk(value, pointer, depth + 1, visit);
+                }
+                _ => {}
+            }
+            pointer.truncate(len);
+        }
+    }
+    walk(schema, &mut String::new(), 0, visit);
 }
 
 /// Whether a `$ref` points inside the same document (`#`, `#/…` or `#anchor`).

@@ -4,15 +4,14 @@
 pub(crate) mod facts;
 
 use super::{drop_unplaced, object, require_object_root};
-use crate::json::{child_pointer, escape_token, push_token};
+use crate::json::{child_pointer, escape_token};
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, SourceMap, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
-use crate::schema::{ARRAY_KEYWORDS, MAP_KEYWORDS, MAX_DEPTH, SINGLE_KEYWORDS, resolve_local_ref};
+use crate::schema::{MAX_DEPTH, for_each_schema_object, resolve_local_ref};
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
-use std::fmt::Write as _;
 
 /// The Gemini provider with OpenAPI-subset `parameters`.
 pub(crate) struct Parameters;
@@ -319,7 +318,7 @@ fn inline_refs_with_siblings<'s>(
 ) -> (Cow<'s, Value>, SourceMap) {
     let mut sources = SourceMap::default();
     let mut found = Vec::new();
-    refs_with_siblings(schema, &mut String::new(), 0, &mut found);
+    refs_with_siblings(schema, &mut found);
     if found.is_empty() {
         return (Cow::Borrowed(schema), sources);
     }
@@ -402,48 +401,15 @@ fn refers_to(schema: &Value, reference: &str, depth: usize) -> bool {
 
 /// The pointers (relative to `schema`, parents first) of the `$ref` nodes with keys beside
 /// them that `parametersJsonSchema` refuses.
-fn refs_with_siblings(schema: &Value, pointer: &mut String, depth: usize, out: &mut Vec<String>) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let Value::Object(map) = schema else { return };
-    // Scans the keys, which the walk reads anyway, rather than hashing "$ref" to look it up.
-    if map.iter().any(|(k, v)| k == "$ref" && v.is_string())
-        && map.keys().any(|k| !allowed_beside_ref(k))
-    {
-        out.push(pointer.clone());
-    }
-    let len = pointer.len();
-    for (key, value) in map {
-        // The pointer grows only for the keywords the walk enters.
-        match (key.as_str(), value) {
-            (k, Value::Object(children)) if MAP_KEYWORDS.contains(&k) => {
-                push_token(pointer, key);
-                for (name, child) in children {
-                    let at = pointer.len();
-                    push_token(pointer, name);
-                    refs_with_siblings(child, pointer, depth + 1, out);
-                    pointer.truncate(at);
-                }
-            }
-            (k, Value::Array(children)) if ARRAY_KEYWORDS.contains(&k) || k == "items" => {
-                push_token(pointer, key);
-                for (i, child) in children.iter().enumerate() {
-                    let at = pointer.len();
-                    // Writing to a String cannot fail.
-                    let _ = write!(pointer, "/{i}");
-                    refs_with_siblings(child, pointer, depth + 1, out);
-                    pointer.truncate(at);
-                }
-            }
-            (k, _) if SINGLE_KEYWORDS.contains(&k) => {
-                push_token(pointer, key);
-                refs_with_siblings(value, pointer, depth + 1, out);
-            }
-            _ => {}
+fn refs_with_siblings(schema: &Value, out: &mut Vec<String>) {
+    for_each_schema_object(schema, &mut |map, pointer| {
+        // One scan of the keys rather than hashing "$ref" to look it up.
+        if map.iter().any(|(k, v)| k == "$ref" && v.is_string())
+            && map.keys().any(|k| !allowed_beside_ref(k))
+        {
+            out.push(pointer.to_owned());
         }
-        pointer.truncate(len);
-    }
+    });
 }
 
 /// Gemini's `tools` value: one `Tool` holding every declaration.

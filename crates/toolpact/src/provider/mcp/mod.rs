@@ -65,14 +65,43 @@ impl Provider for Mcp {
 }
 
 /// An MCP tool is the contract itself; only the name may change (when it breaks SEP-986).
+///
+/// Written field by field in the order the tool serializes in, the schemas cloned (a clone
+/// copies a map's index as it is, where serializing into a value hashes every key again).
 fn item(tool: &Tool, name: &str) -> Value {
-    // A tool is strings, booleans and JSON values, all of which serialize: the fallback is
-    // never taken.
-    let mut value = serde_json::to_value(tool).unwrap_or(Value::Null);
-    if let Some(map) = value.as_object_mut() {
-        map.insert("name".to_owned(), Value::String(name.to_owned()));
+    let mut map = Map::with_capacity(4 + tool.extra.len());
+    map.insert("name".to_owned(), Value::String(name.to_owned()));
+    if let Some(title) = &tool.title {
+        map.insert("title".to_owned(), Value::String(title.clone()));
     }
-    value
+    if let Some(description) = &tool.description {
+        map.insert("description".to_owned(), Value::String(description.clone()));
+    }
+    map.insert("inputSchema".to_owned(), tool.input_schema.clone());
+    if let Some(output) = &tool.output_schema {
+        map.insert("outputSchema".to_owned(), output.clone());
+    }
+    // Annotations and icons are strings, booleans and JSON values, all of which serialize:
+    // the fallback is never taken.
+    if let Some(annotations) = &tool.annotations {
+        map.insert(
+            "annotations".to_owned(),
+            serde_json::to_value(annotations).unwrap_or(Value::Null),
+        );
+    }
+    if let Some(icons) = &tool.icons {
+        map.insert(
+            "icons".to_owned(),
+            serde_json::to_value(icons).unwrap_or(Value::Null),
+        );
+    }
+    if let Some(meta) = &tool.meta {
+        map.insert("_meta".to_owned(), Value::Object(meta.clone()));
+    }
+    for (key, value) in &tool.extra {
+        map.insert(key.clone(), value.clone());
+    }
+    Value::Object(map)
 }
 
 fn wrap(tools: Vec<Value>) -> Value {
@@ -167,4 +196,45 @@ fn import(obj: Map<String, Value>) -> ImportedTool {
         }
     }
     Ok((tool, Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The item written field by field is the tool as it serializes, with the name the
+    /// target sees: every field, in order, and the fields toolpact does not know.
+    #[test]
+    fn the_item_is_the_tool_as_it_serializes() {
+        let full: Tool = serde_json::from_value(json!({
+            "name": "a.b",
+            "title": "A",
+            "description": "Does a.",
+            "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}},
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true, "x-extra": 1},
+            "icons": [{"src": "data:image/png;base64,AA==", "sizes": ["48x48"]}],
+            "_meta": {"k": "v"},
+            "execution": {"taskSupport": "optional"},
+            "zeta": [1, 2]
+        }))
+        .unwrap();
+        let bare: Tool = serde_json::from_value(json!({
+            "name": "b",
+            "inputSchema": {"type": "object"}
+        }))
+        .unwrap();
+        for tool in [full, bare] {
+            let mut expected = serde_json::to_value(&tool).unwrap();
+            expected["name"] = json!("renamed");
+            let written = item(&tool, "renamed");
+            assert_eq!(written, expected);
+            assert_eq!(
+                serde_json::to_string(&written).unwrap(),
+                serde_json::to_string(&expected).unwrap(),
+                "key order"
+            );
+        }
+    }
 }

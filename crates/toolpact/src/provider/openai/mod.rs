@@ -4,11 +4,11 @@
 pub(crate) mod facts;
 
 use super::{ExportOptions, drop_unplaced, move_root_keywords, object, require_object_root};
-use crate::json::{child_pointer, escape_token};
+use crate::json::child_pointer;
 use crate::loss::{LossKind, LossLog, Unrepresentable};
 use crate::lower::{Keyword, Lowerer, Profile, Refs, is_metadata};
 use crate::provider::descriptor::{ItemParts, ModelApi, Provider, Schemas};
-use crate::schema::MAX_DEPTH;
+use crate::schema::for_each_schema_object;
 use crate::tool::Tool;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
@@ -247,7 +247,7 @@ fn parameters<'t>(
 /// place of everything written.
 fn as_sent<'t>(mut schema: Cow<'t, Value>, log: &mut LossLog<'_>) -> Cow<'t, Value> {
     let mut missing = Vec::new();
-    arrays_without_items(&schema, &mut String::new(), 0, &mut missing);
+    arrays_without_items(&schema, &mut missing);
     for pointer in missing {
         if let Some(Value::Object(array)) = schema.to_mut().pointer_mut(&pointer) {
             array.insert("items".to_owned(), json!({}));
@@ -277,52 +277,24 @@ fn as_sent<'t>(mut schema: Cow<'t, Value>, log: &mut LossLog<'_>) -> Cow<'t, Val
 /// `array` is one of a type list; an empty `items` keeps the meaning (any item) and is
 /// accepted. Collects the pointers (relative to `schema`) of the array schemas that need one,
 /// parents first.
-fn arrays_without_items(schema: &Value, pointer: &mut String, depth: usize, out: &mut Vec<String>) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let Value::Object(map) = schema else { return };
-    // A type list that includes `array` needs `items` as well (`array schema missing items`
-    // with `context=(…, 'type', '0')`, docs/providers.md#openai-input-schemas).
-    let is_array = match map.get("type") {
-        Some(Value::String(t)) => t == "array",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
-        _ => false,
-    };
-    if is_array && !map.contains_key("items") {
-        out.push(pointer.clone());
-    }
-    let len = pointer.len();
-    for (key, value) in map {
-        let mut descend = |child: &Value, token: &str, pointer: &mut String| {
-            let at = pointer.len();
-            pointer.push('/');
-            pointer.push_str(&escape_token(token));
-            arrays_without_items(child, pointer, depth + 1, out);
-            pointer.truncate(at);
-        };
-        pointer.push('/');
-        pointer.push_str(&escape_token(key));
-        match (key.as_str(), value) {
-            (k, Value::Object(children)) if crate::schema::MAP_KEYWORDS.contains(&k) => {
-                for (name, child) in children {
-                    descend(child, name, pointer);
-                }
+fn arrays_without_items(schema: &Value, out: &mut Vec<String>) {
+    for_each_schema_object(schema, &mut |map, pointer| {
+        // A type list that includes `array` needs `items` as well (`array schema missing
+        // items` with `context=(…, 'type', '0')`, docs/providers.md#openai-input-schemas).
+        // One scan of the keys rather than hashing two of them to look them up.
+        let (mut is_array, mut has_items) = (false, false);
+        for (key, value) in map {
+            match (key.as_str(), value) {
+                ("type", Value::String(t)) => is_array = t == "array",
+                ("type", Value::Array(types)) => is_array = types.iter().any(|t| t == "array"),
+                ("items", _) => has_items = true,
+                _ => {}
             }
-            (k, Value::Array(children))
-                if crate::schema::ARRAY_KEYWORDS.contains(&k) || k == "items" =>
-            {
-                for (i, child) in children.iter().enumerate() {
-                    descend(child, &i.to_string(), pointer);
-                }
-            }
-            (k, _) if crate::schema::SINGLE_KEYWORDS.contains(&k) => {
-                arrays_without_items(value, pointer, depth + 1, out);
-            }
-            _ => {}
         }
-        pointer.truncate(len);
-    }
+        if is_array && !has_items {
+            out.push(pointer.to_owned());
+        }
+    });
 }
 
 /// A Responses API function tool's schemas: its parameters, and its output schema as written.
