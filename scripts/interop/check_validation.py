@@ -284,11 +284,21 @@ def main() -> int:
 
     disagreements = [(keep[j], v) for j, v in enumerate(verdicts) if v != expected[keep[j]]]
     # Explain each by the format or pattern whose removal makes the two agree.
+    # Every keyword of one cause goes at once: a schema may hold the same pattern twice.
     variants: list[tuple[int, str, dict]] = []
     for i, _ in disagreements:
         schema = tools[owners[i]]["inputSchema"]
+        grouped: dict[str, list[str]] = {}
         for pointer, cause in causes(schema):
-            variants.append((i, cause, without(schema, pointer)))
+            grouped.setdefault(cause, []).append(pointer)
+        for cause, pointers in grouped.items():
+            variant = schema
+            for pointer in sorted(pointers, key=len, reverse=True):
+                try:
+                    variant = without(variant, pointer)
+                except (KeyError, IndexError, TypeError):
+                    pass  # inside a keyword of the same cause removed already
+            variants.append((i, cause, variant))
     explained: dict[int, str] = {}
     if variants:
         v_tools = [{"name": f"v{n}", "inputSchema": s} for n, (_, _, s) in enumerate(variants)]
