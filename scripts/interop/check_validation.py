@@ -257,6 +257,9 @@ def main() -> int:
             expected.append(verdict)
             owners.append(len(tools) - 1)
     generation = time.monotonic() - started
+    if not calls:
+        print("validation: no instance was generated; is hypothesis-jsonschema working?", file=sys.stderr)
+        return 2
 
     # Schemas toolpact refuses to compile leave the catalog one by one, each listed.
     refused: dict[str, str] = {}
