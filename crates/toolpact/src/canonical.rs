@@ -15,6 +15,10 @@ pub const HASH_PREFIX: &str = "sha256:";
 /// Integers up to this magnitude are exact in a double and written without a fraction.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_992.0;
 
+/// [`MAX_SAFE_INTEGER`] as an integer. Integers are compared with it as integers: cast to a
+/// double first, 2^53 + 1 rounds down to 2^53 and would pass for exact.
+const MAX_EXACT: u64 = 1 << 53;
+
 /// The tool as a JSON object with every field of its contract, before canonicalisation.
 ///
 /// Fields the tool knows win over a field of the same name in [`Tool::extra`], as they do when
@@ -251,12 +255,12 @@ pub fn nfc(s: &str) -> String {
 /// kept as integers (`1.0` becomes `1`), every other value is a double.
 fn canonical_number(n: &Number) -> Number {
     if let Some(i) = n.as_i64()
-        && (i as f64).abs() <= MAX_SAFE_INTEGER
+        && i.unsigned_abs() <= MAX_EXACT
     {
         return Number::from(i);
     }
     if let Some(u) = n.as_u64()
-        && (u as f64) <= MAX_SAFE_INTEGER
+        && u <= MAX_EXACT
     {
         return Number::from(u);
     }
@@ -301,9 +305,9 @@ fn write_value(value: &Value, out: &mut String) {
 }
 
 fn write_number(n: &Number, out: &mut String) {
-    if let Some(i) = n.as_i64().filter(|i| (*i as f64).abs() <= MAX_SAFE_INTEGER) {
+    if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= MAX_EXACT) {
         let _ = write!(out, "{i}");
-    } else if let Some(u) = n.as_u64().filter(|u| (*u as f64) <= MAX_SAFE_INTEGER) {
+    } else if let Some(u) = n.as_u64().filter(|u| *u <= MAX_EXACT) {
         let _ = write!(out, "{u}");
     } else {
         out.push_str(&ecmascript_number(n.as_f64().unwrap_or(0.0)));
@@ -496,6 +500,26 @@ mod tests {
             "18446744073709552000"
         );
         assert_eq!(to_canonical_string(&json!(-5)), "-5");
+    }
+
+    #[test]
+    fn integers_past_2_pow_53_are_the_double_a_reader_sees() {
+        // 2^53 + 1 is no double: a JavaScript client reads 2^53. Found by comparing hashes
+        // with the `rfc8785` package (scripts/interop/check_canonical.py).
+        for (text, canonical) in [
+            ("9007199254740992", "9007199254740992"),
+            ("9007199254740993", "9007199254740992"),
+            ("-9007199254740993", "-9007199254740992"),
+            ("9007199254740995", "9007199254740996"),
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(to_canonical_string(&value), canonical, "{text}");
+            assert_eq!(
+                to_canonical_string(&canonicalize(&value)),
+                canonical,
+                "{text}"
+            );
+        }
     }
 
     #[test]

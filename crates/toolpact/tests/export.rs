@@ -325,3 +325,36 @@ fn tools_lowered_one_by_one_in_any_order_are_what_export_sends() {
         );
     }
 }
+
+/// Found by the export fuzz target (`fixtures/fuzz/export/`): strict mode closes objects and
+/// reports an `additionalProperties` it drops there, but one on a schema that is not an object
+/// (a misspelt `type`) went without a word.
+#[test]
+fn strict_mode_reports_additional_properties_on_a_schema_that_is_not_an_object() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/fuzz/export/strict-additional-properties-on-unknown-type.json");
+    let catalog = read(&path);
+    let tools: Vec<_> = catalog.tools().collect();
+    for target in [
+        Target::OpenAiResponses,
+        Target::OpenAiChat,
+        Target::Anthropic,
+    ] {
+        let export = export(
+            tools.iter().copied(),
+            target,
+            ExportOptions { strict: true },
+        )
+        .unwrap();
+        assert!(
+            export
+                .report
+                .losses
+                .iter()
+                .any(|loss| loss.tool == "set_resource_labels"
+                    && loss.pointer == "/inputSchema/properties/labels/additionalProperties"),
+            "{target}: {:#?}",
+            export.report.losses
+        );
+    }
+}

@@ -317,6 +317,23 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
             }
             out.insert("additionalProperties".to_owned(), Value::Bool(false));
         }
+        if !is_object
+            && p.close_objects
+            && obj
+                .get("additionalProperties")
+                .is_some_and(|v| v != &Value::Bool(false))
+        {
+            // The arm above leaves the report to the object's own closing; a schema that is
+            // not an object has none, and its `additionalProperties` would go unreported.
+            self.log.push(
+                &child_pointer(ptr, "additionalProperties"),
+                LossKind::Dropped,
+                format!(
+                    "{} keeps `additionalProperties` only on a schema of type object; this one is not, so it is not sent",
+                    p.label
+                ),
+            );
+        }
         if is_object && p.require_all {
             self.require_all(&mut out, ptr);
         } else if is_object && p.optional_null_leaves_out {

@@ -252,6 +252,28 @@ fn lower<'t>(tool: &'t Tool, log: &mut LossLog<'_>) -> Result<Schemas<'t>, Unrep
             "Gemini rejects an OBJECT schema with no properties; a tool without parameters has no `parameters`",
         );
     }
+    if !has_properties && let Value::Object(root) = &parameters {
+        // Without `parameters`, whatever else the root said (a description, `required`
+        // names, `minProperties`) is not sent either. `type` and an empty `required` say
+        // nothing a tool without parameters does not.
+        for (key, value) in root {
+            let says_nothing = key == "type"
+                || key == "properties"
+                || (key == "required" && value.as_array().is_some_and(Vec::is_empty));
+            if !says_nothing {
+                let origin = lowered
+                    .sources
+                    .original_in(&child_pointer("", key), &tool.input_schema);
+                log.push(
+                    &format!("/inputSchema{origin}"),
+                    LossKind::Dropped,
+                    format!(
+                        "a tool without properties has no Gemini `parameters`, so `{key}` is not sent"
+                    ),
+                );
+            }
+        }
+    }
     let (response, output_sources) = match &tool.output_schema {
         None => (None, SourceMap::default()),
         Some(schema) => match Lowerer::new(&PARAMETERS, schema, log).lower("/outputSchema") {
@@ -894,5 +916,37 @@ mod tests {
             json!({ "$ref": "#/$defs/Node" })
         );
         assert_eq!(log.into_losses().len(), 2);
+    }
+
+    #[test]
+    fn what_a_tool_without_properties_said_besides_is_reported() {
+        // Found by the export fuzz target: the root's other keywords went with `parameters`
+        // and the loss report did not say so.
+        let tool: Tool = serde_json::from_value(json!({
+            "name": "sync",
+            "inputSchema": {
+                "type": "object",
+                "description": "Syncs now",
+                "required": [],
+                "minProperties": 1
+            }
+        }))
+        .unwrap();
+        let mut log = LossLog::new("sync", 0);
+        let schemas = lower(&tool, &mut log).unwrap();
+        assert!(schemas.input.is_none());
+        let pointers: Vec<String> = log.into_losses().into_iter().map(|l| l.pointer).collect();
+        assert!(
+            pointers.contains(&"/inputSchema/description".to_owned()),
+            "{pointers:?}"
+        );
+        assert!(
+            !pointers.contains(&"/inputSchema/type".to_owned()),
+            "{pointers:?}"
+        );
+        assert!(
+            !pointers.contains(&"/inputSchema/required".to_owned()),
+            "{pointers:?}"
+        );
     }
 }

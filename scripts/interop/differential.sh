@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Differential checks against independent implementations, in the interop virtual
+# environment (target/interop-venv, made from requirements.txt as run.sh makes it):
+#
+# - check_validation.py: toolpact's verdict on instances generated from the real catalogs'
+#   input schemas (fixtures/servers/, and $TOOLPACT_REFERENCE_SERVERS when set) against
+#   python-jsonschema's;
+# - check_canonical.py: toolpact's contract hashes against the `rfc8785` package's.
+#
+#   scripts/interop/differential.sh [--budget SECONDS] [--seed N] [--examples N]
+#
+# --budget bounds the generation of validation instances (default 45; 0 reads every schema);
+# the schemas come in an order shuffled by --seed (default: the day of the year, so that runs
+# on other days reach other schemas first). --examples is the number of valid instances per
+# schema (default 4). Uses the debug `toolpact` (PROFILE=release for the release one).
+# Exit status: 0 agreed (or every disagreement listed with its reason), 1 not, 2 bad usage.
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "$script_dir/../.." && pwd)"
+cd "$repo_root"
+
+budget=45
+seed=$((10#$(date -u +%j)))
+examples=4
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --budget) budget="${2:?}"; shift 2 ;;
+        --seed) seed="${2:?}"; shift 2 ;;
+        --examples) examples="${2:?}"; shift 2 ;;
+        *) echo "differential.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+
+python="${PYTHON:-python3}"
+venv="target/interop-venv"
+requirements="scripts/interop/requirements.txt"
+stamp="$venv/.requirements.sha256"
+want_hash="$(sha256sum "$requirements" | cut -d' ' -f1)"
+have_hash="$(cat "$stamp" 2>/dev/null || true)"
+if [[ ! -x "$venv/bin/python" || "$want_hash" != "$have_hash" ]]; then
+    echo "differential: setting up $venv" >&2
+    rm -rf "$venv"
+    mkdir -p target
+    "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    echo "$want_hash" >"$stamp"
+fi
+
+profile="${PROFILE:-debug}"
+case "$profile" in
+    debug) cargo build --quiet -p toolpact-cli ;;
+    release) cargo build --release --quiet -p toolpact-cli ;;
+    *) echo "differential: PROFILE must be debug or release, not '$profile'" >&2; exit 2 ;;
+esac
+binary="${CARGO_TARGET_DIR:-target}/$profile/toolpact"
+
+validation=0
+started=$SECONDS
+"$venv/bin/python" scripts/interop/check_validation.py "$binary" \
+    --budget "$budget" --seed "$seed" --examples "$examples" || validation=$?
+echo "differential: validation took $((SECONDS - started)) s"
+
+canonical=0
+started=$SECONDS
+"$venv/bin/python" scripts/interop/check_canonical.py "$binary" || canonical=$?
+echo "differential: canonical form took $((SECONDS - started)) s"
+
+if [[ $validation -eq 2 || $canonical -eq 2 ]]; then
+    exit 2
+elif [[ $validation -ne 0 || $canonical -ne 0 ]]; then
+    exit 1
+fi
