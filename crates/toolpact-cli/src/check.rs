@@ -13,8 +13,9 @@ use toolpact_lint::{OutputFormat, Settings, Severity, Sources, check_locked, ren
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Configuration: toolpact.toml in the current directory, or --config FILE; \
-flags override it.\n\nExit status: 0 no finding reaches --fail-on, 1 some finding does, \
-2 the check could not run."
+flags override it. The text report says on standard error which file it used.\n\nExit \
+status: 0 no finding reaches --fail-on and the description quality reaches --fail-under, \
+1 otherwise, 2 the check could not run."
 )]
 pub struct Args {
     /// Files with tool definitions (any format `convert` reads); `-` reads standard input.
@@ -29,6 +30,10 @@ pub struct Args {
     /// The least severity that makes the exit status 1.
     #[arg(long, value_enum, default_value = "error")]
     fail_on: FailOn,
+    /// Also exit with status 1 when the catalog's description quality (0 to 5, the mean of
+    /// purpose, usage, limitations, parameters, length and examples) is below this score.
+    #[arg(long, value_name = "SCORE", value_parser = quality_score)]
+    fail_under: Option<f64>,
     /// Only these rules: codes, code prefixes (TP1), names or categories; comma-separated.
     /// Replaces the file's `select`; a rule named here by code or name runs even if the file
     /// ignores it.
@@ -78,16 +83,28 @@ enum FailOn {
     Never,
 }
 
-fn settings(args: &Args) -> Result<Settings> {
-    let mut settings = match &args.config {
+/// A score for `--fail-under`: a number from 0 to 5.
+fn quality_score(text: &str) -> std::result::Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(score) if (0.0..=5.0).contains(&score) => Ok(score),
+        _ => Err(format!("{text:?} is not a score from 0 to 5")),
+    }
+}
+
+/// The settings of a check, and the configuration file they were read from, if any.
+fn settings(args: &Args) -> Result<(Settings, Option<String>)> {
+    let (mut settings, file) = match &args.config {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-            Settings::from_toml(&text, path)?
+            (Settings::from_toml(&text, path)?, Some(path.clone()))
         }
         None => match std::fs::read_to_string("toolpact.toml") {
-            Ok(text) => Settings::from_toml(&text, "toolpact.toml")?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Settings::default(),
+            Ok(text) => (
+                Settings::from_toml(&text, "toolpact.toml")?,
+                Some("toolpact.toml".to_owned()),
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Settings::default(), None),
             Err(e) => return Err(e).context("cannot read toolpact.toml"),
         },
     };
@@ -99,11 +116,11 @@ fn settings(args: &Args) -> Result<Settings> {
         settings.set_targets(targets)?;
     }
     settings.strict = (settings.strict || args.strict) && !args.no_strict;
-    Ok(settings)
+    Ok((settings, file))
 }
 
 pub fn run(args: Args) -> Result<Outcome> {
-    let settings = settings(&args)?;
+    let (settings, config) = settings(&args)?;
     if args.locked.as_deref() == Some("-") && args.files.iter().any(|f| f == "-") {
         bail!("the lock file and the tool definitions cannot both come from standard input (`-`)");
     }
@@ -150,6 +167,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         FormatArg::Sarif => OutputFormat::Sarif,
         FormatArg::Github => OutputFormat::Github,
     };
+    // A configuration file changes what is reported: the text report says which one, on
+    // standard error so that the report itself stays the same; machine formats say nothing.
+    if let (Some(file), OutputFormat::Text) = (&config, format) {
+        eprintln!("using the configuration in {file}");
+    }
     let color = format == OutputFormat::Text
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
@@ -162,7 +184,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    Ok(Outcome::failing_at(threshold, report.max_severity()))
+    let outcome = Outcome::failing_at(threshold, report.max_severity());
+    let below = args
+        .fail_under
+        .is_some_and(|least| report.quality.overall() < least);
+    Ok(if below { Outcome::Findings } else { outcome })
 }
 
 /// From this many tools on, `check` says on a terminal that it is working and how long it took.
@@ -213,6 +239,13 @@ pub fn show(selector: &str) -> Result<Outcome> {
         m.category.as_str(),
         m.severity.as_str()
     )?;
+    if !m.enabled_by_default {
+        writeln!(
+            out,
+            "Off by default: it runs when a selection names it (`--select {}`).\n",
+            m.name
+        )?;
+    }
     writeln!(out, "{}", m.documentation())?;
     if !m.options.is_empty() {
         writeln!(out, "\n## Options")?;

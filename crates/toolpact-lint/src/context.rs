@@ -5,6 +5,7 @@
 
 use crate::analysis::names::{Set, ToolNames};
 use crate::analysis::poison::{Detection, scan_tool};
+use crate::analysis::quality::{Facts, assess};
 use crate::analysis::schema::{Properties, Property};
 use crate::analysis::texts::{ReadText, tool_texts};
 use crate::engine::blocks::Exports;
@@ -146,6 +147,7 @@ pub struct ToolView<'t> {
     texts: OnceCell<Vec<ReadText<'t>>>,
     properties: OnceCell<Properties<'t>>,
     poison: OnceCell<Vec<Detection>>,
+    quality: OnceCell<Facts>,
     scratch: &'t Scratch,
 }
 
@@ -158,6 +160,7 @@ impl<'t> ToolView<'t> {
             texts: OnceCell::new(),
             properties: OnceCell::new(),
             poison: OnceCell::new(),
+            quality: OnceCell::new(),
             scratch,
         }
     }
@@ -181,6 +184,12 @@ impl<'t> ToolView<'t> {
     /// rules each report their technique's share.
     pub(crate) fn poison(&self) -> &[Detection] {
         self.poison.get_or_init(|| scan_tool(self.tool))
+    }
+
+    /// What the tool's description says of the quality components; the description rules
+    /// and the quality score read it.
+    pub(crate) fn quality(&self) -> &Facts {
+        self.quality.get_or_init(|| assess(self.tool))
     }
 
     /// Calls `f` with every named property of the tool's input schema, as

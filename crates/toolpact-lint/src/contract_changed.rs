@@ -17,6 +17,7 @@ pub const CONTRACT_CHANGED: RuleMeta = RuleMeta {
     name: "contract-changed",
     category: Category::Security,
     severity: Severity::Error,
+    enabled_by_default: true,
     doc: "## What it does
 Compares every tool with the contract pinned in a lock file (`toolpact lock`) and reports each
 change: tools added or removed, schema changes (breaking or compatible), annotation and `_meta`

@@ -4,6 +4,7 @@
 
 use crate::engine::sort::sort_by_tool;
 use crate::meta::{Category, Severity};
+use crate::quality::Quality;
 use serde::Serialize;
 use toolpact::Origin;
 
@@ -66,6 +67,8 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// The counts.
     pub summary: Summary,
+    /// The quality score of every tool's description.
+    pub quality: Quality,
 }
 
 impl Report {

@@ -8,7 +8,7 @@
 //! writes them as text, JSON, SARIF or GitHub annotations.
 //!
 //! The modules, bottom to top: `meta` (what a rule is, apart from its check); `finding`
-//! (what a check returns) with `engine::sort` (their order); `analysis` (what rules read of
+//! (what a check returns) with `engine::sort` (their order) and `quality` (the score it reports); `analysis` (what rules read of
 //! tools: words, phrases, texts, names, schema walks, identifiers, token counts);
 //! `engine::blocks` and `engine::scratch` (the exports lowered block by block, and what one
 //! worker keeps for the rules); `context` (what a rule sees); `rule` (the traits rules
@@ -24,6 +24,7 @@ mod contract_changed;
 mod engine;
 mod finding;
 mod meta;
+mod quality;
 mod report;
 mod rule;
 mod rules;
@@ -36,6 +37,7 @@ pub use engine::blocks::{Block, BlockExport, Sent, export_label};
 pub use engine::check;
 pub use finding::{Finding, Report, Summary, Violation};
 pub use meta::{Category, RuleMeta, RuleOption, Severity};
+pub use quality::{COMPONENTS, Quality, ToolQuality, rounded};
 pub use report::{OutputFormat, Sources, render};
 pub use rule::{ChecksTools, Part, ReadsExports, Rule};
 pub use rules::{OTHER_FINDINGS, all_rules, find_meta, find_rule};

@@ -91,6 +91,10 @@ pub struct RuleMeta {
     pub category: Category,
     /// Severity unless the configuration changes it.
     pub severity: Severity,
+    /// Whether the rule runs when no selection names it. A rule whose findings would stand
+    /// on most real tools (and that the quality score already counts) runs only when a
+    /// selection names it: by code, name, code prefix or category.
+    pub enabled_by_default: bool,
     /// The rule's documentation (What it does / Why is this bad? / Example / Use instead /
     /// References), taken from its doc comment.
     pub doc: &'static str,

@@ -104,6 +104,7 @@ macro_rules! declare_rule {
             name: $kebab:literal,
             category: $category:ident,
             severity: $severity:ident,
+            $(enabled_by_default: $enabled:literal,)?
             options: [$($option:expr),* $(,)?] $(,)?
         }
     ) => {
@@ -118,6 +119,7 @@ macro_rules! declare_rule {
                 name: $kebab,
                 category: $crate::meta::Category::$category,
                 severity: $crate::meta::Severity::$severity,
+                enabled_by_default: true $(&& $enabled)?,
                 doc: concat!($($doc, "\n"),*),
                 options: &[$($option),*],
             };

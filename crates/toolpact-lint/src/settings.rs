@@ -220,9 +220,15 @@ impl Settings {
         Ok(())
     }
 
-    /// Whether a rule runs.
+    /// Whether a rule runs: selected (by default, every rule that is on by default) and not
+    /// ignored.
     pub fn is_enabled(&self, meta: &RuleMeta) -> bool {
-        let selected = self.select.is_empty() || self.select.iter().any(|s| matches(meta, s));
+        // A rule off by default runs only when a selection names it.
+        let selected = if self.select.is_empty() {
+            meta.enabled_by_default
+        } else {
+            self.select.iter().any(|s| matches(meta, s))
+        };
         let ignored =
             !self.named.contains(&meta.code) && self.ignore.iter().any(|s| matches(meta, s));
         selected && !ignored

@@ -156,7 +156,14 @@ fn text_shows_the_exact_line_with_a_caret() {
         text.contains("3 |     \"name\": \"get weather/today\",\n  |             ^\n  = at: "),
         "{text}"
     );
-    assert!(text.ends_with("infos\n"));
+    // The counts, then the catalog's description quality, end the report.
+    let mut last = text.lines().rev();
+    assert!(
+        last.next()
+            .is_some_and(|l| l.starts_with("description quality: ")),
+        "{text}"
+    );
+    assert!(last.next().is_some_and(|l| l.ends_with("infos")), "{text}");
     assert!(!text.contains('\u{1b}'), "no colour unless asked");
     assert!(render(&report, OutputFormat::Text, &sources, true).contains("\u{1b}[1;31merror"));
 }

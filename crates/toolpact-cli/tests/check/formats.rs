@@ -133,7 +133,13 @@ fn text_ends_with_a_summary_that_matches_the_findings() {
         plural(&summary["warnings"], "warning"),
         plural(&summary["infos"], "info"),
     );
-    assert_eq!(run.stdout.lines().last(), Some(expected.as_str()));
+    // The counts, then the description quality, end the report.
+    let mut last = run.stdout.lines().rev();
+    assert!(
+        last.next()
+            .is_some_and(|l| l.starts_with("description quality: "))
+    );
+    assert_eq!(last.next(), Some(expected.as_str()));
     let headers = run
         .stdout
         .lines()

@@ -6,4 +6,5 @@ mod catalogs;
 mod config;
 mod exit_codes;
 mod formats;
+mod quality;
 mod rules;

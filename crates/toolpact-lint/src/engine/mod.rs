@@ -11,11 +11,13 @@ pub(crate) mod scheduler;
 pub(crate) mod scratch;
 pub(crate) mod sort;
 
+use crate::analysis::quality::Thresholds;
 use crate::context::{Context, ToolView};
 use crate::engine::blocks::block_range;
 use crate::engine::plan::{Plan, Task};
 use crate::engine::scratch::Scratch;
 use crate::finding::{Finding, Report, Summary, Violation, sort_findings};
+use crate::quality::{Quality, ToolQuality};
 use crate::rule::{Part, ReadsExports, Rule};
 use crate::settings::Settings;
 use toolpact::Catalog;
@@ -27,6 +29,8 @@ struct BlockDone {
     violations: Vec<Vec<Violation>>,
     /// One part per rule that reads exports.
     parts: Vec<Part>,
+    /// The quality score of each tool of the block.
+    quality: Vec<ToolQuality>,
 }
 
 /// What a worker made of one task.
@@ -57,7 +61,10 @@ fn gather_block(
 /// the block as the targets receive it.
 fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -> BlockDone {
     let mut violations: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
-    for index in block_range(cx.catalog.len(), n) {
+    let range = block_range(cx.catalog.len(), n);
+    let mut quality = Vec::with_capacity(range.len());
+    let thresholds = Thresholds::default();
+    for index in range {
         let Some(entry) = cx.catalog.entries.get(index) else {
             continue;
         };
@@ -65,12 +72,18 @@ fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -
         for ((_, rule), out) in plan.tools.iter().zip(&mut violations) {
             rule.check_tool(cx, &view, out);
         }
+        quality.push(ToolQuality {
+            tool: entry.tool.name.clone(),
+            index,
+            scores: view.quality().scores(&thresholds).components(),
+        });
     }
     let parts = gather_block(cx, &plan.readers, n, scratch);
     BlockDone {
         n,
         violations,
         parts,
+        quality,
     }
 }
 
@@ -115,7 +128,9 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
         // Each rule's findings and parts, in catalog order.
         let mut by_tool: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
         let mut parts: Vec<Vec<Part>> = plan.readers.iter().map(|_| Vec::new()).collect();
+        let mut quality = Quality::default();
         for block in blocks {
+            quality.tools.extend(block.quality);
             for (all, some) in by_tool.iter_mut().zip(block.violations) {
                 all.extend(some);
             }
@@ -130,11 +145,18 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
             results.push((*rule, violations));
         }
         results.sort_by_key(|(rule, _)| *rule);
-        findings_of(catalog, settings, &plan.enabled, results)
+        (
+            findings_of(catalog, settings, &plan.enabled, results),
+            quality,
+        )
     };
-    let findings = scheduler::drop_beside(names, threads, finish);
+    let (findings, quality) = scheduler::drop_beside(names, threads, finish);
     let summary = Summary::of(catalog.len(), &findings);
-    Report { findings, summary }
+    Report {
+        findings,
+        summary,
+        quality,
+    }
 }
 
 /// The rules' violations as findings, sorted.

@@ -57,12 +57,12 @@ impl Plan<'static> {
 
 impl Plan<'_> {
     /// The tasks of a check of `tools` tools: the rules that read the whole catalog first,
-    /// since they are the longest tasks and the blocks fill in around them; then the blocks.
+    /// since they are the longest tasks and the blocks fill in around them; then the blocks,
+    /// which also score every tool's description.
     pub(crate) fn tasks(&self, tools: usize) -> Vec<Task> {
         let mut tasks: Vec<Task> = self.whole.iter().map(|&i| Task::Rule(i)).collect();
-        if !self.readers.is_empty() || !self.tools.is_empty() {
-            tasks.extend((0..tools.div_ceil(BLOCK)).map(Task::Block));
-        }
+        // Blocks run even without a rule that reads them: they score every tool.
+        tasks.extend((0..tools.div_ceil(BLOCK)).map(Task::Block));
         tasks
     }
 }

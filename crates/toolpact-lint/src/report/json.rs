@@ -1,7 +1,9 @@
-//! `{"findings": [...], "summary": {...}}`: every finding with its code, name, severity,
-//! tool, pointer, file, line, column, message and help.
+//! `{"findings": [...], "summary": {...}, "quality": {...}}`: every finding with its code,
+//! name, severity, tool, pointer, file, line, column, message and help; the counts; and the
+//! description quality of the catalog and of each tool.
 
 use super::place::{Placer, Sources};
+use super::quality::quality_value;
 use crate::finding::{Report, Summary};
 use crate::meta::{Category, Severity};
 use serde::Serialize;
@@ -26,6 +28,7 @@ struct Entry<'r> {
 struct Document<'r> {
     findings: Vec<Entry<'r>>,
     summary: &'r Summary,
+    quality: serde_json::Value,
 }
 
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
@@ -55,6 +58,7 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
     let document = Document {
         findings,
         summary: &report.summary,
+        quality: quality_value(&report.quality),
     };
     serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
 }

@@ -4,6 +4,7 @@
 mod github;
 mod json;
 mod place;
+mod quality;
 mod sarif;
 mod text;
 
@@ -17,7 +18,7 @@ pub use place::Sources;
 pub enum OutputFormat {
     /// Rustc-style diagnostics with a snippet of the file.
     Text,
-    /// `{"findings": [...], "summary": {...}}`.
+    /// `{"findings": [...], "summary": {...}, "quality": {...}}`.
     Json,
     /// SARIF 2.1.0, for code-scanning tools.
     Sarif,

@@ -1,7 +1,9 @@
 //! SARIF 2.1.0: one run, every rule as the driver's rules (so that each `ruleIndex` is stable
-//! whatever was selected), one result per finding.
+//! whatever was selected), one result per finding, and the description quality in the run's
+//! properties.
 
 use super::place::{Place, Placer, Sources};
+use super::quality::quality_value;
 use crate::finding::Report;
 use crate::meta::{RuleMeta, Severity};
 use crate::rules::{OTHER_FINDINGS, all_rules};
@@ -27,7 +29,7 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
     let rules: Vec<Value> = metas
         .iter()
         .map(|m| {
-            json!({
+            let mut rule = json!({
                 "id": m.code,
                 "name": m.name,
                 "shortDescription": { "text": m.summary() },
@@ -35,7 +37,12 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
                 "help": { "text": m.documentation(), "markdown": m.documentation() },
                 "defaultConfiguration": { "level": level(m.severity) },
                 "properties": { "category": m.category.as_str() },
-            })
+            });
+            // SARIF's default is enabled: only a rule off by default says so.
+            if !m.enabled_by_default {
+                rule["defaultConfiguration"]["enabled"] = json!(false);
+            }
+            rule
         })
         .collect();
     let results: Vec<Value> = report
@@ -82,6 +89,7 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
                 }
             },
             "results": results,
+            "properties": { "quality": quality_value(&report.quality) },
         }],
     });
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"

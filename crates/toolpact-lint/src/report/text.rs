@@ -1,10 +1,11 @@
 //! Rustc-style text: severity and code, the message, the file position with a snippet, the
-//! rule's name and the help.
+//! rule's name and the help; then the counts and the catalog's description quality.
 
 use super::place::{Place, Placer, Sources};
 use crate::analysis::hidden::hidden_kind;
 use crate::finding::Report;
 use crate::meta::Severity;
+use crate::quality::{COMPONENTS, rounded};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -201,6 +202,20 @@ pub(super) fn render(report: &Report, sources: &Sources, color: bool) -> String 
         plural(s.warnings, "warning"),
         plural(s.infos, "info")
     );
+    let quality = &report.quality;
+    if !quality.tools.is_empty() {
+        let components: Vec<String> = COMPONENTS
+            .iter()
+            .zip(quality.components())
+            .map(|(name, score)| format!("{name} {:.1}", rounded(score)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "description quality: {:.1} of 5 ({})",
+            rounded(quality.overall()),
+            components.join(", ")
+        );
+    }
     out
 }
 

@@ -1,3 +1,4 @@
+use crate::analysis::quality::{LengthIssue, Thresholds};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
 use crate::meta::{RuleMeta, RuleOption};
@@ -5,39 +6,65 @@ use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Finds tool descriptions shorter than `min` characters (40 unless configured).
+    /// Finds tool descriptions too brief for what the tool takes and does.
     ///
-    /// Surrounding white space does not count. Empty descriptions are left to
+    /// A description needs more words the more the tool takes and does: `base-words` (10)
+    /// for a tool with parameters, one more (`words-per-parameter`) for each parameter up to
+    /// eight, and `side-effect-words` (6) more when the tool's name says it changes something
+    /// (`create_…`, `delete_…`, `send_…`); a tool without parameters needs
+    /// `words-without-parameters` (6). Only the purpose counts: the text before an `Args:`
+    /// or `Returns:` section that repeats the schema. Empty descriptions are left to
     /// `missing-description`.
     ///
     /// ## Why is this bad?
-    /// A few words cannot say what the tool does, what it returns, and when to call it rather
-    /// than another tool. The model fills the gap with guesses from the name, and tools with
-    /// short, similar descriptions ("Search for products.", "Find products.") get confused.
+    /// A few words cannot say what the tool does, what it returns, what its inputs mean
+    /// together and what it changes. Reviewers call a description too brief for what it
+    /// describes, not for a character count: "Reads the clock." is enough for a tool without
+    /// inputs, "Delete branch." is not for one with three parameters that deletes data. The
+    /// model fills the gap with guesses from the name.
     ///
     /// ## Example
     /// ```json
-    /// {"name": "read_measurement", "description": "Reads measurements.", "inputSchema": {"type": "object"}}
+    /// {"name": "delete_branch", "description": "Delete branch.", "inputSchema": {"type": "object", "properties": {"repo": {"type": "string"}, "branch": {"type": "string"}, "force": {"type": "boolean"}}}}
     /// ```
     ///
     /// ## Use instead
     /// ```json
-    /// {"name": "read_measurement", "description": "Reads the user's body measurements (weight, waist, body fat) recorded on one day. Use this tool when the user asks about their measurements on a specific date.", "inputSchema": {"type": "object"}}
+    /// {"name": "delete_branch", "description": "Deletes a branch of a repository on the remote. Fails on the default branch and on protected branches; with force, deletes a branch that is not merged.", "inputSchema": {"type": "object", "properties": {"repo": {"type": "string"}, "branch": {"type": "string"}, "force": {"type": "boolean"}}}}
     /// ```
     ///
     /// ## References
-    /// - The definition is the prompt: the description is what the model reads, and it says when
-    ///   to call the tool
+    /// - `docs/quality-rubric.md`, Length; `docs/quality.md` for what this rule finds on
+    ///   real tools
+    /// - The published studies of MCP tool-description smells rate length on this scale, as
+    ///   `docs/quality-rubric.md` does
     pub struct DescriptionTooShort {
         code: "TP103",
         name: "description-too-short",
         category: Description,
         severity: Warning,
-        options: [RuleOption {
-            name: "min",
-            default: 40,
-            doc: "the shortest acceptable tool description, in characters",
-        }],
+        options: [
+            RuleOption {
+                name: "base-words",
+                default: 10,
+                doc: "the words a description of a tool with parameters needs at least",
+            },
+            RuleOption {
+                name: "words-per-parameter",
+                default: 1,
+                doc: "the words it needs more for each parameter, up to eight",
+            },
+            RuleOption {
+                name: "side-effect-words",
+                default: 6,
+                doc: "the words it needs more when the tool's name says it changes something",
+            },
+            RuleOption {
+                name: "words-without-parameters",
+                default: 6,
+                doc: "the words a description of a tool without parameters needs at least",
+            },
+        ],
     }
 }
 
@@ -51,25 +78,44 @@ impl Rule for DescriptionTooShort {
     }
 }
 
+/// An option as a count.
+fn count(cx: &Context<'_>, name: &str) -> usize {
+    usize::try_from(cx.option(&DescriptionTooShort::META, name)).unwrap_or(usize::MAX)
+}
+
 impl ChecksTools for DescriptionTooShort {
     fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
-        let (i, tool) = (view.index, view.tool);
-        let min = cx.option(&Self::META, "min");
-        let Some(description) = tool.description.as_deref().map(str::trim) else {
-            return;
-        };
-        let length = description.chars().count() as u64;
-        if length == 0 || length >= min {
+        let facts = view.quality();
+        if facts.empty {
             return;
         }
+        let thresholds = Thresholds {
+            base_words: count(cx, "base-words"),
+            words_per_parameter: count(cx, "words-per-parameter"),
+            side_effect_words: count(cx, "side-effect-words"),
+            words_without_parameters: count(cx, "words-without-parameters"),
+            // Too long is `description-too-long`'s.
+            long_words: usize::MAX,
+            ..Thresholds::default()
+        };
+        let Some(LengthIssue::TooBrief { words, needed }) = facts.length_issue(&thresholds) else {
+            return;
+        };
+        let takes = match facts.parameters {
+            0 => "takes no parameters".to_owned(),
+            1 => "takes 1 parameter".to_owned(),
+            n => format!("takes {n} parameters"),
+        };
         out.push(Violation {
-            tool: Some(i),
+            tool: Some(view.index),
             pointer: "/description".to_owned(),
             message: format!(
-                "the description {description:?} is {length} character{} long, too short to say what the tool does and when to call it (minimum {min})",
-                if length == 1 { "" } else { "s" }
+                "the description of {:?} says in {words} word{} what a tool that {takes}{} needs at least {needed} words to say",
+                view.tool.name,
+                if words == 1 { "" } else { "s" },
+                if facts.changes_something { " and changes something" } else { "" },
             ),
-            help: "say what the tool does, what it returns, and when to call it (\"Call this when …\"), in one or two sentences".to_owned(),
+            help: "say what the tool does and to what, what it returns, what its parameters mean together, and what it changes or where it stops".to_owned(),
         });
     }
 }

@@ -8,9 +8,13 @@ pub mod description_too_long;
 pub mod description_too_short;
 pub mod id_without_source;
 pub mod missing_description;
+pub mod missing_example;
 pub mod missing_property_description;
 pub mod money_without_unit;
 pub mod no_usage_guidance;
+pub mod unclear_purpose;
+pub mod unexplained_parameters;
+pub mod unstated_limitations;
 pub mod vague_property_description;
 
 use crate::rule::Rule;
@@ -29,4 +33,8 @@ pub static RULES: &[&dyn Rule] = &[
     &array_without_min_items::ArrayWithoutMinItems,
     &id_without_source::IdWithoutSource,
     &description_about_code::DescriptionAboutCode,
+    &unclear_purpose::UnclearPurpose,
+    &unexplained_parameters::UnexplainedParameters,
+    &missing_example::MissingExample,
+    &unstated_limitations::UnstatedLimitations,
 ];

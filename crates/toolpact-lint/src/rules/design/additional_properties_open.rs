@@ -16,6 +16,9 @@ declare_rule! {
     /// `properties` below the root, branches of `allOf` (there `false` would reject the
     /// properties of the other branches) and objects composed with `allOf`.
     ///
+    /// Half the published tools leave an object open, so the rule is off by default; select
+    /// it (`--select additional-properties-open`) for a catalog meant for strict mode.
+    ///
     /// ## Why is this bad?
     /// An open object lets the model add arguments the tool never declared — `"color": "red"`
     /// on a forecast — and the call still validates, so the mistake passes silently and the
@@ -43,6 +46,7 @@ declare_rule! {
         name: "additional-properties-open",
         category: Design,
         severity: Info,
+        enabled_by_default: false,
         options: [],
     }
 }

@@ -1,0 +1,253 @@
+//! The words and phrases a reviewer looks for in a tool description, one list per thing a
+//! description should say: that it returns something, when to call the tool, what limits
+//! it, what formats an input takes. They were chosen on the tuning part of the labelled set
+//! in `fixtures/quality/` (see `docs/quality.md`), never on its held-out part.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Compiles one of this module's patterns, which are fixed and tested.
+fn compile(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| unreachable!("a cue does not compile: {e}"))
+}
+
+/// Words that add nothing to a purpose: stop words of purpose sentences.
+pub(crate) const STOP: &[&str] = &[
+    "a", "all", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does", "each",
+    "for", "from", "if", "in", "into", "is", "it", "its", "no", "not", "of", "on", "or", "than",
+    "that", "the", "then", "this", "to", "via", "when", "which", "will", "with", "you", "your",
+];
+
+/// Words that name no particular thing: "data", "details", "specific", "existing".
+pub(crate) const FILLER: &[&str] = &[
+    "available",
+    "certain",
+    "current",
+    "data",
+    "detail",
+    "details",
+    "existing",
+    "function",
+    "given",
+    "info",
+    "information",
+    "item",
+    "items",
+    "multiple",
+    "new",
+    "provided",
+    "specific",
+    "tool",
+    "various",
+];
+
+/// Verbs and nouns that say a tool does *something* without saying what: "Handles requests",
+/// "Utility for data operations".
+pub(crate) const VAGUE: &[&str] = &[
+    "access",
+    "action",
+    "deal",
+    "general",
+    "handle",
+    "help",
+    "interact",
+    "manage",
+    "operation",
+    "perform",
+    "process",
+    "request",
+    "stuff",
+    "support",
+    "thing",
+    "use",
+    "utility",
+    "various",
+    "work",
+];
+
+/// Words of HTTP boilerplate that some generators put before every description ("Error
+/// Responses: 400: Bad request", "This is the public REST API").
+pub(crate) const BOILERPLATE: &[&str] = &[
+    "api", "bad", "endpoint", "error", "http", "https", "public", "response", "rest",
+];
+
+/// Where the purpose ends and a list of arguments, results or notes begins.
+pub(crate) static SECTION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\n\s*(args|arguments|parameters|params|returns?|raises|examples?|error responses|usage|requirements|note)\s*:",
+    )
+});
+
+/// Says what comes back: "Returns …", "Lists …", "… including …".
+pub(crate) static RETURNS: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(returns?|returning|outputs?|produces?|responds?|response|results?|yields?|giv(es|ing) back|shows?|lists?|including|includes|with (their|its|the)|containing)\b",
+    )
+});
+
+/// A general sentence of use: "Use this to …", "Useful for …".
+pub(crate) static USE_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(use (this|it|the tool)? ?(to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|intended for|designed for|use cases?|when to use|use when)\b",
+    )
+});
+
+/// A condition for calling, or an order: "when the user asks", "call X first", "before …".
+pub(crate) static USE_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-]+ first|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|workflow)\b",
+    )
+});
+
+/// When not to call it, or what to call instead.
+pub(crate) static USE_ALTERNATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(instead|rather than|do not use|don't use|do not call|don't call|never call|not for|never use|prefer|otherwise use|use [\w`'\-]+ for|for [\w ]+,? use)\b",
+    )
+});
+
+/// A hint of the situation, no more: "such as …", "for debugging".
+pub(crate) static USE_HINT: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)\b(such as|e\.g\.|for example|for debugging|to help|helps)\b"));
+
+/// The kinds of limitation a description can state, each with the words that state it: a
+/// bound, pagination, a side effect or cost, a failure, a requirement.
+pub(crate) static LIMITATIONS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
+    [
+        compile(
+            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)?( to)?|cap(ped)?|between \d+ and \d+|\d+\s*-\s*\d+\)|\(\d+\s*-\s*\d+|truncat\w*|bounded|exceed\w*)\b",
+        ),
+        compile(
+            r"(?i)\b(paginat\w*|next[_ ]?page|page[_ ]?token|next[_ ]?token|cursor|offset|start[_ ]?index|start_at|per[_ ]?page|page size|page number)\b",
+        ),
+        compile(
+            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|deletes?|modif(y|ies)|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*)\b",
+        ),
+        compile(
+            r"(?i)\b(errors?|fails?|failure|raises|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timeouts?|timed out)\b",
+        ),
+        compile(
+            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|permissions?|credentials|rate[- ]limit\w*|deprecated|experimental|slow|may be large|not paginated|within allowed)\b",
+        ),
+    ]
+});
+
+/// Words of a parameter description that say nothing its name and type do not.
+pub(crate) const EMPTY_PARAMETER_WORDS: &[&str] = &[
+    "array",
+    "boolean",
+    "get",
+    "id",
+    "identifier",
+    "integer",
+    "list",
+    "name",
+    "number",
+    "object",
+    "optional",
+    "parameter",
+    "required",
+    "set",
+    "specify",
+    "string",
+    "use",
+    "value",
+    "whether",
+];
+
+/// A parameter description with a unit, a format, a default or an example.
+pub(crate) static PARAMETER_DETAIL: LazyLock<Regex> = LazyLock::new(|| {
+    compile(r"(?i)\b(default|e\.g\.|format|seconds|ms|milliseconds|bytes|example)\b")
+});
+
+/// A parameter description that says how it depends on another.
+pub(crate) static PARAMETER_INTERACTION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(when|if|only (used|applies)|required (when|for|if)|ignored|together with|combine|instead of|otherwise)\b",
+    )
+});
+
+/// Verbs in a tool's name that change something: such a tool needs more words.
+pub(crate) const SIDE_EFFECT_VERBS: &[&str] = &[
+    "add", "cancel", "create", "delete", "deploy", "drop", "exec", "execute", "insert", "kill",
+    "merge", "move", "patch", "pay", "post", "purchase", "put", "remove", "rename", "reset", "run",
+    "send", "set", "update", "upload", "write",
+];
+
+/// A parameter name that takes a syntax: a filter, a pattern, a date, a range.
+pub(crate) static SYNTAX_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(^|_|[a-z])(filter|filters|expr|expression|selector|pattern|regex|glob|jql|cron|date|time|timestamp|since|until|range|dsl|duration|interval)s?($|_|[A-Z])",
+    )
+});
+
+/// A parameter name whose value is one of a set the schema does not list.
+pub(crate) static VALUES_NAME: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)(type|style|mode|kind|unit|format)$"));
+
+/// An example: "e.g.", "for example", "such as", a quoted value, a bracket.
+pub(crate) static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r#"(?i)(e\.g\.|eg\.|for example|example|such as|like ['"`{\[]|['"`][^'"`]{1,60}['"`]|\{|\[)"#,
+    )
+});
+
+/// A format named precisely enough to write a value: "ISO 8601", "RFC3339", "YYYY-MM-DD".
+pub(crate) static PRECISE_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(iso[ -]?8601|rfc ?3339|yyyy|hh:mm|epoch|unix|posix|seconds since|cron|css selector|xpath|jmespath|lucene|uuid|markdown|json|yaml|html|csv|base64|e\.164|e\.g\.|for example|example)",
+    )
+});
+
+/// The word "format", which alone only hints at one ("in Yahoo Finance format").
+pub(crate) static FORMAT_WORD: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\bformat\b"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cue_compiles_and_the_word_lists_are_sorted() {
+        for re in [
+            &*SECTION,
+            &*RETURNS,
+            &*USE_GENERAL,
+            &*USE_CONDITION,
+            &*USE_ALTERNATIVE,
+            &*USE_HINT,
+            &*PARAMETER_DETAIL,
+            &*PARAMETER_INTERACTION,
+            &*SYNTAX_NAME,
+            &*VALUES_NAME,
+            &*EXAMPLE,
+            &*PRECISE_FORMAT,
+            &*FORMAT_WORD,
+        ] {
+            assert!(!re.as_str().is_empty());
+        }
+        assert_eq!(LIMITATIONS.len(), 5);
+        for list in [
+            STOP,
+            FILLER,
+            VAGUE,
+            BOILERPLATE,
+            EMPTY_PARAMETER_WORDS,
+            SIDE_EFFECT_VERBS,
+        ] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
+        }
+    }
+
+    #[test]
+    fn cues_match_what_they_name() {
+        assert!(RETURNS.is_match("Returns the forecast."));
+        assert!(USE_CONDITION.is_match("Call list_projects first."));
+        assert!(USE_ALTERNATIVE.is_match("For current conditions use get_weather instead."));
+        assert!(LIMITATIONS[0].is_match("At most 100 results."));
+        assert!(LIMITATIONS[1].is_match("Pass the cursor for the next page."));
+        assert!(SYNTAX_NAME.is_match("start_date"));
+        assert!(SYNTAX_NAME.is_match("fieldSelector"));
+        assert!(!SYNTAX_NAME.is_match("city"));
+        assert!(PRECISE_FORMAT.is_match("ISO 8601 date"));
+    }
+}

@@ -1,0 +1,692 @@
+//! What a tool's description does of the six things reviewers rate (purpose, usage
+//! guidelines, limitations, parameter explanation, length, examples): the facts read from
+//! the description and the top-level properties of the input schema, once per tool, and the
+//! 0–5 score of each component that `docs/quality-rubric.md` defines.
+//!
+//! The rules of the description category report from these facts with their own thresholds;
+//! the quality score of a check uses the default thresholds, [`Thresholds::default`], so that
+//! scores compare across projects whatever their configuration.
+
+pub(crate) mod cues;
+
+use crate::analysis::words::{identifier_words, stem};
+use cues::{
+    BOILERPLATE, EMPTY_PARAMETER_WORDS, EXAMPLE, FILLER, FORMAT_WORD, LIMITATIONS,
+    PARAMETER_DETAIL, PARAMETER_INTERACTION, PRECISE_FORMAT, RETURNS, SECTION, SIDE_EFFECT_VERBS,
+    STOP, SYNTAX_NAME, USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT, VAGUE, VALUES_NAME,
+};
+use serde_json::{Map, Value};
+use toolpact::Tool;
+
+/// What a description says, as far as the quality components are concerned.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Facts {
+    /// The description is missing or blank.
+    pub empty: bool,
+    /// Distinct words of the purpose (the text before any "Args:" or "Returns:" section)
+    /// that the name does not say, leaving out filler, vague verbs, proper names and HTTP
+    /// boilerplate.
+    pub new_words: usize,
+    /// Words of the purpose.
+    pub purpose_words: usize,
+    /// Every content word of the purpose is in the name, filler or boilerplate.
+    pub restates_name: bool,
+    /// The purpose's words beyond the name are only vague ones ("handles", "operations").
+    pub only_vague: bool,
+    /// The description says what comes back ("Returns …", "Lists …").
+    pub says_what_returns: bool,
+    /// How much the description says about when to call the tool, 0–5 as the rubric scores
+    /// usage guidelines.
+    pub usage: u8,
+    /// How many kinds of limitation it states (bounds, pagination, side effects, failures,
+    /// requirements), in the description or a property description.
+    pub limitation_kinds: u8,
+    /// Top-level properties of the input schema.
+    pub parameters: usize,
+    /// Those explained beyond their name, in their own description or in the tool's.
+    pub explained: usize,
+    /// The properties no description explains, in schema order.
+    pub unexplained: Vec<String>,
+    /// Those with a unit, format, default, bound or example.
+    pub detailed: usize,
+    /// Those whose description says how they depend on another.
+    pub interacting: usize,
+    /// The tool's name starts or ends with a verb that changes something.
+    pub changes_something: bool,
+    /// Words of the whole description.
+    pub words: usize,
+    /// The properties whose value has a format or shape that no example or precise name
+    /// shows, in schema order.
+    pub missing_examples: Vec<String>,
+}
+
+/// The thresholds the scores use; each is an option of the rule that reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Thresholds {
+    /// A purpose of at most this many words that names one thing beyond the name, and
+    /// nothing that comes back, is unclear.
+    pub short_purpose_words: usize,
+    /// Words a description of a tool with parameters needs at least.
+    pub base_words: usize,
+    /// Words a description of a tool without parameters needs at least.
+    pub words_without_parameters: usize,
+    /// More words it needs for each parameter (up to eight).
+    pub words_per_parameter: usize,
+    /// More words it needs when the tool changes something.
+    pub side_effect_words: usize,
+    /// The share of parameters, in percent, that must be explained.
+    pub explained_percent: usize,
+    /// A description of more words than this is too long.
+    pub long_words: usize,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            short_purpose_words: 6,
+            base_words: 10,
+            words_without_parameters: 6,
+            words_per_parameter: 1,
+            side_effect_words: 6,
+            explained_percent: 70,
+            long_words: 900,
+        }
+    }
+}
+
+/// Whether a description is too brief or too long for what the tool does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LengthIssue {
+    /// Fewer words than the tool needs.
+    TooBrief {
+        /// Words of the purpose.
+        words: usize,
+        /// Words the tool needs.
+        needed: usize,
+    },
+    /// More words than anyone reads.
+    TooLong {
+        /// Words of the description.
+        words: usize,
+    },
+}
+
+/// The six component scores of one tool, 0–5 each.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Scores {
+    /// Purpose.
+    pub purpose: u8,
+    /// Usage guidelines.
+    pub usage: u8,
+    /// Limitations.
+    pub limitations: u8,
+    /// Parameter explanation.
+    pub parameters: u8,
+    /// Length.
+    pub length: u8,
+    /// Examples.
+    pub examples: u8,
+}
+
+impl Scores {
+    /// The six scores in the rubric's order.
+    pub(crate) fn components(&self) -> [u8; 6] {
+        [
+            self.purpose,
+            self.usage,
+            self.limitations,
+            self.parameters,
+            self.length,
+            self.examples,
+        ]
+    }
+}
+
+impl Facts {
+    /// The purpose score.
+    pub(crate) fn purpose_score(&self, t: &Thresholds) -> u8 {
+        if self.empty || self.restates_name {
+            0
+        } else if self.only_vague {
+            1
+        } else if self.new_words == 0
+            || (self.new_words <= 1
+                && self.purpose_words <= t.short_purpose_words
+                && !self.says_what_returns)
+        {
+            2
+        } else if !self.says_what_returns {
+            3
+        } else if self.new_words >= 10 {
+            5
+        } else {
+            4
+        }
+    }
+
+    /// The limitations score.
+    pub(crate) fn limitations_score(&self) -> u8 {
+        match self.limitation_kinds {
+            0 => 0,
+            1 => 2,
+            2 => 3,
+            3 | 4 => 4,
+            _ => 5,
+        }
+    }
+
+    /// The parameter explanation score.
+    pub(crate) fn parameters_score(&self, t: &Thresholds) -> u8 {
+        if self.parameters == 0 {
+            return 5;
+        }
+        if self.explained * 100 >= t.explained_percent * self.parameters {
+            let detailed = self.detailed * 2 >= self.parameters;
+            return 3 + u8::from(detailed) + u8::from(detailed && self.interacting > 0);
+        }
+        if self.explained * 2 >= self.parameters {
+            2
+        } else if self.explained > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// Whether the description is too brief or too long for what the tool does.
+    pub(crate) fn length_issue(&self, t: &Thresholds) -> Option<LengthIssue> {
+        if self.words > t.long_words {
+            return Some(LengthIssue::TooLong { words: self.words });
+        }
+        let needed = self.needed_words(t);
+        (self.purpose_words < needed).then_some(LengthIssue::TooBrief {
+            words: self.purpose_words,
+            needed,
+        })
+    }
+
+    /// The words a description of this tool needs at least.
+    pub(crate) fn needed_words(&self, t: &Thresholds) -> usize {
+        let base = if self.parameters == 0 {
+            t.words_without_parameters
+        } else {
+            t.base_words + t.words_per_parameter * self.parameters.min(8)
+        };
+        base + if self.changes_something {
+            t.side_effect_words
+        } else {
+            0
+        }
+    }
+
+    /// The length score.
+    pub(crate) fn length_score(&self, t: &Thresholds) -> u8 {
+        if self.empty {
+            return 0;
+        }
+        match self.length_issue(t) {
+            Some(LengthIssue::TooBrief { words, needed }) if words * 2 < needed => 1,
+            Some(_) => 2,
+            None => 4,
+        }
+    }
+
+    /// The examples score.
+    pub(crate) fn examples_score(&self) -> u8 {
+        if self.empty {
+            0
+        } else if self.missing_examples.is_empty() {
+            5
+        } else {
+            2
+        }
+    }
+
+    /// Every component's score.
+    pub(crate) fn scores(&self, t: &Thresholds) -> Scores {
+        Scores {
+            purpose: self.purpose_score(t),
+            usage: if self.empty { 0 } else { self.usage },
+            limitations: self.limitations_score(),
+            parameters: self.parameters_score(t),
+            length: self.length_score(t),
+            examples: self.examples_score(),
+        }
+    }
+}
+
+/// A word as the purpose analysis compares it: stemmed, with the verbs a name and its
+/// description use for the same action brought together.
+fn normal(word: &str) -> String {
+    let stemmed = stem(word);
+    match stemmed.as_str() {
+        "show" | "read" => "get".to_owned(),
+        "patch" => "update".to_owned(),
+        "run" | "exec" => "execute".to_owned(),
+        _ => stemmed,
+    }
+}
+
+/// The words of free text as written: runs of ASCII letters and digits that start with a
+/// letter, apostrophes kept ("don't").
+fn raw_words(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        let inside = c.is_ascii_alphanumeric() || c == '\'';
+        match start {
+            None if c.is_ascii_alphabetic() => start = Some(i),
+            Some(s) if !inside => {
+                out.push(&text[s..i]);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(&text[s..]);
+    }
+    out
+}
+
+/// Whether `text` holds `name` as a whole identifier (not inside a longer one).
+fn mentions(text: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+/// The purpose: the description up to its first "Args:", "Returns:" or similar section.
+fn purpose_text(description: &str) -> &str {
+    SECTION
+        .find(description)
+        .map_or(description, |m| &description[..m.start()])
+}
+
+/// The top-level properties of a tool's input schema, in schema order.
+fn properties(tool: &Tool) -> impl Iterator<Item = (&String, &Map<String, Value>)> {
+    static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+    tool.input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(name, schema)| (name, schema.as_object().unwrap_or(&EMPTY)))
+}
+
+/// A property schema as one type: an `anyOf` of one type and `null` is that type.
+fn single_type(schema: &Map<String, Value>) -> (Option<&str>, &Map<String, Value>) {
+    if let Some(t) = schema.get("type") {
+        let t = match t {
+            Value::String(s) => Some(s.as_str()),
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null"),
+            _ => None,
+        };
+        return (t, schema);
+    }
+    if let Some(Value::Array(alternatives)) = schema.get("anyOf") {
+        let mut real = alternatives
+            .iter()
+            .filter_map(Value::as_object)
+            .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"));
+        if let (Some(one), None) = (real.next(), real.next()) {
+            return (one.get("type").and_then(Value::as_str), one);
+        }
+    }
+    (None, schema)
+}
+
+/// Whether an object schema has properties and every one of them is described.
+fn has_described_properties(schema: &Map<String, Value>) -> bool {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|ps| {
+            !ps.is_empty()
+                && ps.values().all(|p| {
+                    p.get("description")
+                        .and_then(Value::as_str)
+                        .is_some_and(|d| !d.trim().is_empty())
+                })
+        })
+}
+
+/// Whether a property description says nothing its name and type do not.
+fn restates_parameter(name: &str, description: &str) -> bool {
+    let name_words: Vec<String> = identifier_words(name).iter().map(|w| normal(w)).collect();
+    raw_words(description).into_iter().all(|w| {
+        let lower = w.to_ascii_lowercase();
+        if STOP.binary_search(&lower.as_str()).is_ok() {
+            return true;
+        }
+        let n = normal(&lower);
+        name_words.contains(&n)
+            || FILLER.binary_search(&n.as_str()).is_ok()
+            || EMPTY_PARAMETER_WORDS.binary_search(&n.as_str()).is_ok()
+    })
+}
+
+/// Whether a property's value has a format or shape that the texts around it never show.
+fn lacks_example(name: &str, schema: &Map<String, Value>, description: &str) -> bool {
+    let own = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let (kind, schema) = single_type(schema);
+    if ["enum", "const", "examples", "pattern", "oneOf"]
+        .iter()
+        .any(|k| schema.contains_key(*k))
+    {
+        return false;
+    }
+    let in_tool = mentions(description, name);
+    let shown = |re: &regex::Regex| re.is_match(own) || (in_tool && re.is_match(description));
+    match kind {
+        Some("object") => !has_described_properties(schema) && !shown(&EXAMPLE),
+        Some("array") => {
+            let items = schema.get("items").and_then(Value::as_object);
+            items.is_some_and(|items| {
+                items.get("type").and_then(Value::as_str) == Some("object")
+                    && !has_described_properties(items)
+            }) && !shown(&EXAMPLE)
+        }
+        Some("string") | None => {
+            let format = schema.get("format").and_then(Value::as_str);
+            if matches!(
+                format,
+                Some("date" | "date-time" | "time" | "uri" | "email" | "uuid")
+            ) {
+                return false;
+            }
+            let takes_format = SYNTAX_NAME.is_match(name)
+                || (VALUES_NAME.is_match(name) && own.trim().is_empty())
+                || FORMAT_WORD.is_match(own);
+            takes_format && !shown(&PRECISE_FORMAT) && !shown(&EXAMPLE)
+        }
+        _ => false,
+    }
+}
+
+/// Reads what a tool's description and input schema say, for the quality components.
+pub(crate) fn assess(tool: &Tool) -> Facts {
+    let description = tool.description.as_deref().unwrap_or("").trim();
+    if description.is_empty() {
+        let parameters = properties(tool).count();
+        return Facts {
+            empty: true,
+            parameters,
+            unexplained: properties(tool).map(|(n, _)| n.clone()).collect(),
+            ..Facts::default()
+        };
+    }
+    let mut facts = Facts {
+        words: raw_words(description).len(),
+        ..Facts::default()
+    };
+    read_purpose(tool, description, &mut facts);
+    facts.usage = usage_level(description);
+    facts.limitation_kinds = limitation_kinds(tool, description);
+    read_parameters(tool, description, &mut facts);
+    facts.changes_something = identifier_words(&tool.name)
+        .iter()
+        .any(|w| SIDE_EFFECT_VERBS.binary_search(&w.as_str()).is_ok());
+    facts
+}
+
+/// How much a description says about when to call the tool, 0–5.
+fn usage_level(description: &str) -> u8 {
+    let alternative = USE_ALTERNATIVE.is_match(description);
+    let condition = USE_CONDITION.is_match(description);
+    match (alternative, condition) {
+        (true, true) => 5,
+        (true, false) => 4,
+        (false, true) => 3,
+        _ if USE_GENERAL.is_match(description) => 2,
+        _ if USE_HINT.is_match(description) => 1,
+        _ => 0,
+    }
+}
+
+/// Fills in what the purpose says.
+fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
+    let name: Vec<String> = identifier_words(&tool.name)
+        .iter()
+        .map(|w| normal(w))
+        .collect();
+    let purpose = purpose_text(description);
+    let words = raw_words(purpose);
+    facts.purpose_words = words.len();
+    facts.says_what_returns = RETURNS.is_match(description);
+    let is_in = |list: &[&str], w: &str| list.binary_search(&w).is_ok();
+    let mut beyond_name = 0;
+    let mut vague = 0;
+    let mut new: Vec<String> = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let lower = word.to_ascii_lowercase();
+        if is_in(STOP, &lower) {
+            continue;
+        }
+        let n = normal(&lower);
+        if name.contains(&n) || is_in(FILLER, &n) || n == "get" || is_in(BOILERPLATE, &n) {
+            continue;
+        }
+        beyond_name += 1;
+        // A capitalised word after the first, or an acronym, is a proper name ("Datadog",
+        // "GCP"): it says where, not what.
+        let proper = (i > 0 && word.starts_with(|c: char| c.is_ascii_uppercase()))
+            || (word.len() > 1 && word.bytes().all(|b| b.is_ascii_uppercase()));
+        if is_in(VAGUE, &n) {
+            vague += 1;
+        } else if !proper && !new.contains(&n) {
+            new.push(n);
+        }
+    }
+    facts.new_words = new.len();
+    facts.restates_name = beyond_name == 0;
+    facts.only_vague = new.is_empty() && vague > 0 && vague == beyond_name;
+}
+
+/// How many kinds of limitation the description and the property descriptions state.
+fn limitation_kinds(tool: &Tool, description: &str) -> u8 {
+    let texts: Vec<&str> = std::iter::once(description)
+        .chain(properties(tool).filter_map(|(_, p)| p.get("description").and_then(Value::as_str)))
+        .collect();
+    let kinds = LIMITATIONS
+        .iter()
+        .filter(|re| texts.iter().any(|t| re.is_match(t)))
+        .count();
+    u8::try_from(kinds).unwrap_or(u8::MAX)
+}
+
+/// Fills in what the parameters' descriptions and the tool's say of the parameters.
+fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
+    for (name, schema) in properties(tool) {
+        facts.parameters += 1;
+        let own = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim();
+        if (!own.is_empty() && !restates_parameter(name, own)) || mentions(description, name) {
+            facts.explained += 1;
+        } else {
+            facts.unexplained.push(name.clone());
+        }
+        if [
+            "enum", "default", "format", "pattern", "examples", "minimum", "maximum",
+        ]
+        .iter()
+        .any(|k| schema.contains_key(*k))
+            || PARAMETER_DETAIL.is_match(own)
+        {
+            facts.detailed += 1;
+        }
+        if PARAMETER_INTERACTION.is_match(own) {
+            facts.interacting += 1;
+        }
+        if lacks_example(name, schema, description) {
+            facts.missing_examples.push(name.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str, description: &str, schema: Value) -> Tool {
+        Tool::new(name, description, schema)
+    }
+
+    fn no_input() -> Value {
+        json!({"type": "object"})
+    }
+
+    #[test]
+    fn purpose_tells_a_definite_thing_from_a_vague_one() {
+        let t = Thresholds::default();
+        let vague = assess(&tool(
+            "workspace_request",
+            "Handles requests for the workspace.",
+            no_input(),
+        ));
+        assert!(vague.purpose_score(&t) <= 2, "{vague:?}");
+        let utility = assess(&tool(
+            "data_ops",
+            "Utility for data operations.",
+            no_input(),
+        ));
+        assert_eq!(utility.purpose_score(&t), 1, "{utility:?}");
+        let echo = assess(&tool("get_weather", "Gets the weather.", no_input()));
+        assert_eq!(echo.purpose_score(&t), 0);
+        let clear = assess(&tool(
+            "list_pull_requests",
+            "Lists the open pull requests of a repository, with their number, title and author.",
+            no_input(),
+        ));
+        assert!(clear.purpose_score(&t) >= 4, "{clear:?}");
+        let product_only = assess(&tool(
+            "list_databases",
+            "List available ClickHouse databases",
+            no_input(),
+        ));
+        assert_eq!(product_only.purpose_score(&t), 2, "{product_only:?}");
+    }
+
+    #[test]
+    fn usage_levels_follow_the_rubric() {
+        assert_eq!(usage_level("Returns the forecast for a city."), 0);
+        assert_eq!(usage_level("Use this to look up a customer."), 2);
+        assert_eq!(
+            usage_level("Call this when the user asks about weather to come."),
+            3
+        );
+        assert_eq!(
+            usage_level(
+                "Call this when the user asks about weather; for today use get_weather instead."
+            ),
+            5
+        );
+    }
+
+    #[test]
+    fn usage_guidance_is_recognised_and_lookalikes_are_not() {
+        for text in [
+            "Use this when you need gift ideas.",
+            "Call this tool to create a ticket.",
+            "Use only after the user confirmed.",
+            "Call search_foods first and pass its foodId.",
+            "Call lookup first.",
+            "Search products. Do not call it for general questions.",
+            "Don't use this for refunds.",
+            "Creates a reminder when the user asks to be reminded.",
+            "Use it whenever a date is mentioned.",
+        ] {
+            assert!(usage_level(text) >= 2, "{text}");
+        }
+        for text in [
+            "Returns the daily weather forecast for a city for the next 1 to 7 days.",
+            "Gets the call log of the phone.",
+            "Searches the food database and returns foods with their calories.",
+            "Uses the default account.",
+        ] {
+            assert!(usage_level(text) <= 1, "{text}");
+        }
+    }
+
+    #[test]
+    fn limitations_count_kinds_in_the_tool_and_its_properties() {
+        let none = assess(&tool("search_issues", "Searches issues.", no_input()));
+        assert_eq!(none.limitation_kinds, 0);
+        let two = assess(&tool(
+            "search_issues",
+            "Searches issues. Returns at most 100 results.",
+            json!({"type": "object", "properties": {"cursor": {"type": "string", "description": "Cursor of the next page"}}}),
+        ));
+        assert_eq!(two.limitation_kinds, 2);
+    }
+
+    #[test]
+    fn parameters_restating_their_name_are_unexplained() {
+        let facts = assess(&tool(
+            "get_thing",
+            "Gets one thing by its id and returns it.",
+            json!({"type": "object", "properties": {
+                "id": {"type": "string", "description": "The id"},
+                "query": {"type": "string", "description": "Query string"},
+                "region": {"type": "string", "description": "AWS region, such as us-east-1"}
+            }}),
+        ));
+        assert_eq!(facts.parameters, 3);
+        assert_eq!(facts.unexplained, ["query"], "{facts:?}");
+    }
+
+    #[test]
+    fn formatted_inputs_need_an_example_or_a_precise_format() {
+        let facts = assess(&tool(
+            "list_events",
+            "Lists the events of a calendar.",
+            json!({"type": "object", "properties": {
+                "start_date": {"type": "string", "description": "Start of the range"},
+                "end_date": {"type": "string", "description": "End, as an ISO 8601 date"},
+                "filter": {"type": "string", "description": "Filter, e.g. status:open"},
+                "request": {"type": "object"}
+            }}),
+        ));
+        assert_eq!(facts.missing_examples, ["start_date", "request"]);
+    }
+
+    #[test]
+    fn length_is_judged_against_parameters_and_side_effects() {
+        let t = Thresholds::default();
+        let brief = assess(&tool(
+            "delete_branch",
+            "Delete branch.",
+            json!({"type": "object", "properties": {"a": {}, "b": {}, "c": {}}}),
+        ));
+        assert!(matches!(
+            brief.length_issue(&t),
+            Some(LengthIssue::TooBrief { .. })
+        ));
+        let clock = assess(&tool(
+            "get_time",
+            "Returns the current time in UTC.",
+            no_input(),
+        ));
+        assert_eq!(clock.length_issue(&t), None);
+    }
+
+    #[test]
+    fn mentions_finds_whole_identifiers_only() {
+        assert!(mentions("pass `cursor` back", "cursor"));
+        assert!(!mentions("the cursors", "cursor"));
+        assert!(!mentions("next_cursor", "cursor"));
+    }
+}
