@@ -119,3 +119,36 @@ fn a_strict_null_is_read_back_when_serve_knows_the_export() {
         .unwrap();
     }
 }
+
+/// `--target gemini`: the client gives the tools to Gemini, which writes an integer enum as
+/// strings and sends `"2"` for `2`; the server reads the call back through that export, and
+/// the arguments pass.
+#[test]
+fn a_gemini_enum_string_is_read_back_when_serve_knows_the_export() {
+    let catalog = absolute("crates/toolpact-cli/tests/validate/fixtures/integer-enum.json");
+    let arguments = json!({"room": "office", "speed": "2"});
+    for (args, valid) in [
+        (vec!["serve", catalog.as_str()], false),
+        (vec!["serve", catalog.as_str(), "--target", "gemini"], true),
+    ] {
+        let source = Source::command(bin(), args.clone());
+        toolpact_mcp::block_on(async {
+            let connection = Connection::open(&source, &ClientOptions::default())
+                .await
+                .unwrap();
+            let result = connection
+                .call_tool("set_fan", arguments.clone())
+                .await
+                .unwrap();
+            let text = result.text_content();
+            // Valid arguments reach the (missing) implementation; invalid ones do not.
+            assert_eq!(
+                text.starts_with("set_fan has no handler"),
+                valid,
+                "{args:?}: {text}"
+            );
+            connection.close().await;
+        })
+        .unwrap();
+    }
+}
