@@ -98,25 +98,7 @@ fn a_strict_null_is_read_back_when_serve_knows_the_export() {
             true,
         ),
     ] {
-        let source = Source::command(bin(), args.clone());
-        toolpact_mcp::block_on(async {
-            let connection = Connection::open(&source, &ClientOptions::default())
-                .await
-                .unwrap();
-            let result = connection
-                .call_tool("create_order", arguments.clone())
-                .await
-                .unwrap();
-            let text = result.text_content();
-            // Valid arguments reach the (missing) implementation; invalid ones do not.
-            assert_eq!(
-                text.starts_with("create_order has no handler"),
-                valid,
-                "{args:?}: {text}"
-            );
-            connection.close().await;
-        })
-        .unwrap();
+        assert_reaches_the_handler(&args, "create_order", &arguments, valid);
     }
 }
 
@@ -131,24 +113,32 @@ fn a_gemini_enum_string_is_read_back_when_serve_knows_the_export() {
         (vec!["serve", catalog.as_str()], false),
         (vec!["serve", catalog.as_str(), "--target", "gemini"], true),
     ] {
-        let source = Source::command(bin(), args.clone());
-        toolpact_mcp::block_on(async {
-            let connection = Connection::open(&source, &ClientOptions::default())
-                .await
-                .unwrap();
-            let result = connection
-                .call_tool("set_fan", arguments.clone())
-                .await
-                .unwrap();
-            let text = result.text_content();
-            // Valid arguments reach the (missing) implementation; invalid ones do not.
-            assert_eq!(
-                text.starts_with("set_fan has no handler"),
-                valid,
-                "{args:?}: {text}"
-            );
-            connection.close().await;
-        })
-        .unwrap();
+        assert_reaches_the_handler(&args, "set_fan", &arguments, valid);
     }
+}
+
+/// Serves with `args`, calls `tool` with `arguments`, and asserts whether the arguments
+/// passed validation: valid arguments reach the (missing) implementation, invalid ones do
+/// not.
+fn assert_reaches_the_handler(
+    args: &[&str],
+    tool: &str,
+    arguments: &serde_json::Value,
+    valid: bool,
+) {
+    let source = Source::command(bin(), args.to_vec());
+    toolpact_mcp::block_on(async {
+        let connection = Connection::open(&source, &ClientOptions::default())
+            .await
+            .unwrap();
+        let result = connection.call_tool(tool, arguments.clone()).await.unwrap();
+        let text = result.text_content();
+        assert_eq!(
+            text.starts_with(&format!("{tool} has no handler")),
+            valid,
+            "{args:?}: {text}"
+        );
+        connection.close().await;
+    })
+    .unwrap();
 }
