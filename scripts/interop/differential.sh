@@ -32,28 +32,9 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
-python="${PYTHON:-python3}"
-venv="target/interop-venv"
-requirements="scripts/interop/requirements.txt"
-stamp="$venv/.requirements.sha256"
-want_hash="$(sha256sum "$requirements" | cut -d' ' -f1)"
-have_hash="$(cat "$stamp" 2>/dev/null || true)"
-if [[ ! -x "$venv/bin/python" || "$want_hash" != "$have_hash" ]]; then
-    echo "differential: setting up $venv" >&2
-    rm -rf "$venv"
-    mkdir -p target
-    "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-    echo "$want_hash" >"$stamp"
-fi
-
-profile="${PROFILE:-debug}"
-case "$profile" in
-    debug) cargo build --quiet -p toolpact-cli ;;
-    release) cargo build --release --quiet -p toolpact-cli ;;
-    *) echo "differential: PROFILE must be debug or release, not '$profile'" >&2; exit 2 ;;
-esac
-binary="${CARGO_TARGET_DIR:-target}/$profile/toolpact"
+label=differential
+# shellcheck source=scripts/interop/setup.sh
+source scripts/interop/setup.sh
 
 validation=0
 started=$SECONDS

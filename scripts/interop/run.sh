@@ -15,32 +15,9 @@ script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$script_dir/../.." && pwd)"
 cd "$repo_root"
 
-python="${PYTHON:-python3}"
-venv="target/interop-venv"
-requirements="scripts/interop/requirements.txt"
-stamp="$venv/.requirements.sha256"
-
-want_hash="$(sha256sum "$requirements" | cut -d' ' -f1)"
-have_hash="$(cat "$stamp" 2>/dev/null || true)"
-if [[ ! -x "$venv/bin/python" || "$want_hash" != "$have_hash" ]]; then
-    echo "interop: setting up $venv" >&2
-    rm -rf "$venv"
-    mkdir -p target
-    "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-    echo "$want_hash" >"$stamp"
-fi
-
-profile="${PROFILE:-debug}"
-case "$profile" in
-    debug) cargo build --quiet -p toolpact-cli ;;
-    release) cargo build --release --quiet -p toolpact-cli ;;
-    *)
-        echo "interop: PROFILE must be debug or release, not '$profile'" >&2
-        exit 2
-        ;;
-esac
-binary="${CARGO_TARGET_DIR:-target}/$profile/toolpact"
+label=interop
+# shellcheck source=scripts/interop/setup.sh
+source scripts/interop/setup.sh
 
 fixture_dirs=()
 for dir in fixtures/seeds fixtures/lowering fixtures/formats; do
