@@ -358,3 +358,31 @@ fn strict_mode_reports_additional_properties_on_a_schema_that_is_not_an_object()
         );
     }
 }
+
+/// Found by the export fuzz target (`fixtures/fuzz/export/`): Gemini writes an `enum` with no
+/// value as `type: "null"`, which went without a word in the report.
+#[test]
+fn gemini_reports_an_empty_enum() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/fuzz/export/gemini-empty-enum.json");
+    let catalog = read(&path);
+    let tools: Vec<_> = catalog.tools().collect();
+    let export = export(
+        tools.iter().copied(),
+        Target::Gemini,
+        ExportOptions::default(),
+    )
+    .unwrap();
+    let schema = &export.payload[0]["functionDeclarations"][0]["parameters"];
+    assert_eq!(schema["properties"]["mode"]["type"], "null", "{schema}");
+    assert!(
+        export
+            .report
+            .losses
+            .iter()
+            .any(|loss| loss.pointer == "/inputSchema/properties/mode/enum"
+                && loss.message.contains("empty `enum`")),
+        "{:#?}",
+        export.report.losses
+    );
+}

@@ -83,6 +83,16 @@ impl<'p, 'l, 't> Lowerer<'p, 'l, 't> {
         let Some(values) = value.as_array() else {
             return Err(self.log.unrepresentable(ptr, "`enum` must be an array"));
         };
+        if values.is_empty() {
+            self.log.push(
+                ptr,
+                LossKind::Rewritten,
+                format!(
+                    "an empty `enum` allows no value, which {} cannot express; written as `type: \"null\"`, and whatever the model sends here is refused when the call is validated",
+                    self.profile.label
+                ),
+            );
+        }
         let has_null = values.iter().any(Value::is_null);
         let rest: Vec<&Value> = values.iter().filter(|v| !v.is_null()).collect();
         if has_null {
