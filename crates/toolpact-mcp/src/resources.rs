@@ -81,15 +81,14 @@ impl Resource {
     /// The resource as `resources/list` lists it.
     pub(crate) fn listed(&self) -> Value {
         let mut listed = json!({"uri": self.uri, "name": self.name});
-        for (key, value) in [
-            ("mimeType", &self.mime_type),
-            ("title", &self.title),
-            ("description", &self.description),
-        ] {
-            if let Some(value) = value {
-                listed[key] = json!(value);
-            }
-        }
+        set_present(
+            &mut listed,
+            [
+                ("mimeType", &self.mime_type),
+                ("title", &self.title),
+                ("description", &self.description),
+            ],
+        );
         if let Some(meta) = &self.meta {
             listed["_meta"] = Value::Object(meta.clone());
         }
@@ -202,15 +201,14 @@ impl ResourceTemplate {
     /// The template as `resources/templates/list` lists it.
     pub(crate) fn listed(&self) -> Value {
         let mut listed = json!({"uriTemplate": self.uri_template, "name": self.name});
-        for (key, value) in [
-            ("mimeType", &self.mime_type),
-            ("title", &self.title),
-            ("description", &self.description),
-        ] {
-            if let Some(value) = value {
-                listed[key] = json!(value);
-            }
-        }
+        set_present(
+            &mut listed,
+            [
+                ("mimeType", &self.mime_type),
+                ("title", &self.title),
+                ("description", &self.description),
+            ],
+        );
         listed
     }
 
@@ -387,6 +385,15 @@ fn match_template(template: &str, uri: &str) -> Option<UriVariables> {
         }
     }
     rest_uri.is_empty().then_some(variables)
+}
+
+/// Sets each field of `listed` whose value is present; leaves the absent ones out.
+fn set_present(listed: &mut Value, fields: [(&str, &Option<String>); 3]) {
+    for (key, value) in fields {
+        if let Some(value) = value {
+            listed[key] = json!(value);
+        }
+    }
 }
 
 #[cfg(test)]
