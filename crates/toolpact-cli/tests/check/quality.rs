@@ -4,6 +4,7 @@
 
 use crate::common::absolute;
 use crate::common::check::{GIFT_SHOP, MISTAKES, check, check_in, write};
+use toolpact_lint::COMPONENTS;
 
 #[test]
 fn json_reports_the_catalog_score_and_each_tool_s() {
@@ -12,14 +13,7 @@ fn json_reports_the_catalog_score_and_each_tool_s() {
     let quality = &report["quality"];
     let overall = quality["overall"].as_f64().unwrap();
     assert!((0.0..=5.0).contains(&overall), "{quality}");
-    for component in [
-        "purpose",
-        "usage",
-        "limitations",
-        "parameters",
-        "length",
-        "examples",
-    ] {
+    for component in COMPONENTS {
         assert!(
             quality[component].as_f64().is_some(),
             "{component}: {quality}"
@@ -50,14 +44,7 @@ fn text_ends_with_a_one_line_summary_of_the_score() {
     let run = check(&[GIFT_SHOP]);
     let last = run.stdout.lines().last().unwrap();
     assert!(last.starts_with("description quality: "), "{}", run.stdout);
-    for component in [
-        "purpose",
-        "usage",
-        "limitations",
-        "parameters",
-        "length",
-        "examples",
-    ] {
+    for component in COMPONENTS {
         assert!(last.contains(component), "{last}");
     }
 }
