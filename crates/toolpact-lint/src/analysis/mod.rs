@@ -1,6 +1,6 @@
 //! What rules read of tools, shared so that no rule imports another: words and phrases,
 //! the texts of a tool the model reads, the catalog's names, walks over schemas and what one
-//! schema says, what a description says of the quality components, verbs and hints, identifiers, hidden characters, tool poisoning, token counts, and how
+//! schema says, what a description says of the quality components, verbs and hints, identifiers, paraphrases, hidden characters, tool poisoning, token counts, and how
 //! messages write numbers and lists.
 
 pub(crate) mod hidden;
@@ -8,6 +8,7 @@ pub(crate) mod hints;
 pub(crate) mod ids;
 pub(crate) mod message;
 pub(crate) mod names;
+pub(crate) mod paraphrase;
 pub(crate) mod phrases;
 pub(crate) mod poison;
 pub(crate) mod quality;

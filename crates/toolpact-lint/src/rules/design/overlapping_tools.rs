@@ -1,3 +1,4 @@
+use crate::analysis::paraphrase::{Meaning, drop_common_parameters, meaning, same_meaning};
 use crate::analysis::words::{COMPARISON_STOP_WORDS, for_each_identifier_word, normal_word};
 use crate::context::Context;
 use crate::finding::Violation;
@@ -13,13 +14,28 @@ declare_rule! {
     /// English words, plurals folded, and synonyms of a verb made one (`find`, `lookup`,
     /// `query` → `search`; `fetch`, `retrieve` → `get`) — and two tools overlap when the
     /// Jaccard similarity of their sets (shared words over all words) reaches `threshold`
-    /// percent (default 80). Each overlapping tool is reported once, at the earliest tool it
-    /// overlaps with. Tools with fewer than three such words, and tools with the same name
-    /// (see `duplicate-name`), are left out.
+    /// percent (default 80).
+    ///
+    /// Tools that say the same thing in other words are found too: two tools overlap when
+    /// they have the same action (one word per family of synonyms: `lookup`, `find`, `query`
+    /// and `search`; `get`, `fetch`, `retrieve`, `read`, `describe` and `show`), act on the
+    /// same things (the other words of their names, plurals folded; a word that only one name
+    /// has must be in the other tool's description), and share at least
+    /// `parameter-overlap` percent of their parameters (default 75; or all the parameters of
+    /// one, the other's extra ones being optional), with parameter names
+    /// in normal form (`q`, `keyword`, `search_term` and `query` are one; `limit`,
+    /// `max_results` and `top_k` are one; parameters that more than half of a catalog's
+    /// tools take, such as a cloud server's `tenant` and `retry_delay`, are left out). A name
+    /// without a verb takes its action from the description's first word ("Looks up …").
+    ///
+    /// Each overlapping tool is reported once, at the earliest tool it overlaps with. Tools
+    /// with fewer than three such words, and tools with the same name (see `duplicate-name`),
+    /// are left out of the first comparison.
     ///
     /// The check scales to catalogs of a hundred thousand tools: candidates are found with
-    /// MinHash signatures and locality-sensitive hashing, never by comparing every pair, and
-    /// each candidate is then verified with the exact similarity.
+    /// MinHash signatures and locality-sensitive hashing, and, for paraphrases, by grouping
+    /// tools on their action and each thing they act on, never by comparing every pair; each
+    /// candidate is then verified with the exact similarity.
     ///
     /// ## Why is this bad?
     /// The model chooses a tool by comparing descriptions. When two say the same thing —
@@ -51,6 +67,7 @@ declare_rule! {
         severity: Warning,
         options: [
             RuleOption { name: "threshold", default: 80, doc: "the Jaccard similarity, in percent, from which two tools overlap" },
+            RuleOption { name: "parameter-overlap", default: 75, doc: "for two tools with the same action on the same things, the share of parameters, in percent, from which they overlap; above 100 turns this comparison off" },
         ],
     }
 }
@@ -301,6 +318,86 @@ pub(crate) fn overlaps(tools: &[&Tool], threshold: u64) -> Vec<Overlap> {
     found
 }
 
+/// One pair of tools that say the same thing in other words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Paraphrase {
+    /// The tool reported.
+    pub tool: usize,
+    /// The earlier tool it does the same as.
+    pub other: usize,
+    /// Their shared action.
+    pub action: &'static str,
+    /// The parameters they share, in normal form.
+    pub parameters: Vec<String>,
+    /// The things both act on, in normal form.
+    pub objects: Vec<String>,
+}
+
+/// Finds, for every tool not in `reported` (sorted) that does the same as an earlier tool in
+/// other words, the earliest such tool. Candidates are the tools that share an action and one
+/// thing they act on, compared within a bounded window of each group.
+pub(crate) fn paraphrases(
+    tools: &[&Tool],
+    parameter_overlap: u64,
+    reported: &[usize],
+) -> Vec<Paraphrase> {
+    if parameter_overlap > 100 {
+        return Vec::new();
+    }
+    let mut meanings: Vec<Option<Meaning>> = tools.iter().map(|t| meaning(t)).collect();
+    drop_common_parameters(&mut meanings);
+    let mut keys: Vec<(u64, u32)> = Vec::new();
+    for (index, m) in meanings.iter().enumerate() {
+        let (Some(m), Ok(index)) = (m, u32::try_from(index)) else {
+            continue;
+        };
+        let action = hash_word(m.action);
+        if m.objects.is_empty() {
+            // A bare verb (`translate`): grouped with the other bare ones of its action.
+            keys.push((action, index));
+        }
+        for object in &m.objects {
+            keys.push((mix(action ^ hash_word(object)), index));
+        }
+    }
+    keys.sort_unstable();
+    let mut candidates: Vec<(u32, u32)> = Vec::new();
+    for bucket in keys.chunk_by(|x, y| x.0 == y.0) {
+        for (p, &(_, tool)) in bucket.iter().enumerate().skip(1) {
+            let first = 0..p.min(BUCKET_WINDOW);
+            let recent = p.saturating_sub(BUCKET_WINDOW).max(first.end)..p;
+            for q in first.chain(recent) {
+                candidates.push((tool, bucket[q].1));
+            }
+        }
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    let mut found: Vec<Paraphrase> = Vec::new();
+    for (tool, other) in candidates {
+        let (tool, other) = (tool as usize, other as usize);
+        if found.last().is_some_and(|last| last.tool == tool)
+            || reported.binary_search(&tool).is_ok()
+            || tools[tool].name == tools[other].name
+        {
+            continue;
+        }
+        let (Some(a), Some(b)) = (&meanings[tool], &meanings[other]) else {
+            continue;
+        };
+        if let Some(parameters) = same_meaning(a, b, parameter_overlap) {
+            found.push(Paraphrase {
+                tool,
+                other,
+                action: a.action,
+                parameters,
+                objects: a.objects.clone(),
+            });
+        }
+    }
+    found
+}
+
 impl Rule for OverlappingTools {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META
@@ -309,7 +406,42 @@ impl Rule for OverlappingTools {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Violation>) {
         let threshold = cx.option(&Self::META, "threshold");
         let tools: Vec<&Tool> = cx.tools().map(|(_, t)| t).collect();
-        for overlap in overlaps(&tools, threshold) {
+        let found = overlaps(&tools, threshold);
+        let reported: Vec<usize> = found.iter().map(|o| o.tool).collect();
+        for paraphrase in paraphrases(
+            &tools,
+            cx.option(&Self::META, "parameter-overlap"),
+            &reported,
+        ) {
+            let tool = tools[paraphrase.tool];
+            let other = tools[paraphrase.other];
+            let origin = &cx.catalog.entries[paraphrase.other].origin;
+            let parameters = if paraphrase.parameters.is_empty() {
+                "neither takes parameters".to_owned()
+            } else {
+                format!(
+                    "they share the parameters ({})",
+                    paraphrase.parameters.join(", ")
+                )
+            };
+            out.push(Violation {
+                tool: Some(paraphrase.tool),
+                pointer: if tool.description.is_some() {
+                    "/description".to_owned()
+                } else {
+                    "/name".to_owned()
+                },
+                message: format!(
+                    "`{}` does what `{}` ({origin}) does, in other words: both {} the same things ({}) and {parameters}, so the model cannot tell when to call which",
+                    tool.name, other.name, paraphrase.action, paraphrase.objects.join(", ")
+                ),
+                help: format!(
+                    "merge the two tools, or say in each description what sets it apart and when to call it rather than `{}`",
+                    other.name
+                ),
+            });
+        }
+        for overlap in found {
             let tool = tools[overlap.tool];
             let other = tools[overlap.other];
             let origin = &cx.catalog.entries[overlap.other].origin;
