@@ -174,6 +174,21 @@ const SCOPE: &[&str] = &[
     "verbatim",
     "so far",
     "this conversation",
+    "alle ",
+    "todas ",
+    "todos ",
+    "toutes ",
+    "tous ",
+    "completo",
+    "complet",
+    "vollständig",
+    "모든",
+    "전체",
+    "所有",
+    "全部",
+    "完整",
+    "すべて",
+    "全て",
 ];
 
 /// Whether the sentence names a tool other than `owner` (or any tool, every call).
