@@ -49,6 +49,9 @@ const FORCED: &[&str] = &[
     r"\b(whatever|no matter what|regardless of what) (the user|they|you are) (asks?|says?|wants?|requests?|asked)\b[^.\n]{0,30}\b(call|use|run|start|invoke|begin)|\b(start|begin) (by|with) (calling|using|running|invoking) (this|me)\b",
     r"\b(results?|outputs?|resultados|r[ée]sultats|ergebnisse) (of|from|de|des|d'|von|der) (other|otras|outras|autres|anderen|any other) (tools?|herramientas|ferramentas|outils|werkzeuge|servers?)\b[^.\n]{0,30}\b(not|no|n[ãa]o|pas|nicht|never|nunca|jamais|nie)\b",
     r"\b(replaces?|remplace|reemplaza|substitui|ersetzt)\b[^.\n]{0,10}\b(all|every|tous les|toutes les|todas las|todos los|todas as|todos os|alle) (other |autres |otras |otros |outras |outros |anderen )?(tools?|outils|herramientas|ferramentas|werkzeuge)",
+    r"\b(this tool|this|it) (must|should|has to|needs to) (run|be (called|run|used|invoked|executed))( first)? (before|prior to) (you do anything|doing anything|anything|everything)\b|\b(before|prior to) (you do |doing )?(anything|everything) else\b",
+    r"\b(outras|otras|autres|anderen|other) (ferramentas|herramientas|outils|werkzeuge|tools)\b[^.\n]{0,30}\b(est[ãa]o|est[aá]n|sont|sind|are) (obsolet|deprecated|descontinuad|veraltet|d[ée]pr[ée]ci|unsicher|insegur|insecure|no son fiables|n[ãa]o s[ãa]o confi[aá]veis|peu fiables|unzuverl[äa]ssig|broken|outdated)",
+    r"\buse (somente|apenas|s[óo]) (esta|este)\b|\busa (solo|s[oó]lo|[uú]nicamente) (esta|este)\b|\butilise(z)? (seulement|uniquement) (celui-ci|cet outil)|\bverwende nur dieses\b|\buse only this (one|tool)\b",
     // Korean, Chinese, Japanese.
     r"다른 도구보다 (먼저|우선)|항상 이 도구|다른 도구의 결과는[^.]{0,20}(신뢰|믿)",
     r"(调用|使用)任何其他工具之前|(总是|始终|必须|务必)(先)?(调用|使用)(此|本|这个)工具|优先(使用|调用)(此|本)工具",
@@ -91,7 +94,7 @@ const CONCEAL: &[&str] = &[
     r"\bn[ãa]o (conte|diga|informe|mencione|avise|revele|comunique)\b|\bsem (informar|avisar|contar) (ao|o) usu[áa]rio",
     r"\bne (le )?(dis|dites|mentionne|mentionnez|r[ée]v[èée]le|r[ée]v[ée]lez|pr[ée]viens|pr[ée]venez|informe|informez|signale|signalez) (pas|rien|jamais)|\bsans (informer|pr[ée]venir|avertir|le dire (à|a)) l'utilisateur",
     r"\b(erw[äa]hne|sag|sage|teile|verrate|informiere|melde)\b[^.\n]{0,40}\b(benutzer|nutzer|anwender)\b[^.\n]{0,20}\bnicht\b|\b(nicht|niemals) (dem|den) (benutzer|nutzer|anwender) (sagen|mitteilen|erw[äa]hnen|informieren)|\bohne (den|die) (benutzer|nutzer)[^.\n]{0,15}(zu informieren|zu benachrichtigen)",
-    r"\bsi (el usuario|alguien|te) pregunta\w*\b[^.\n]{0,60}\b(responde|contesta|di|dile|menciona)\w*\b[^.\n]{0,15}([uú]nicamente|\bsolo|\bs[oó]lo|\bque no)|\bse (o usu[aá]rio|algu[eé]m|te) perguntar\b[^.\n]{0,60}\b(responda|diga|mencione)\w*\b[^.\n]{0,15}\b(apenas|somente|s[oó]|que n[ãa]o)|\bsi (l'utilisateur|quelqu'un|on te) (demande|pose)\w*\b[^.\n]{0,60}\b(r[ée]ponds|r[ée]pondez|dis|dites|mentionne)\w*\b[^.\n]{0,15}\b(uniquement|seulement|que non)|\bwenn (der|die) (benutzer|nutzer|anwender)\w* (fragt|nachfragt)\b[^.\n]{0,60}\b(antworte|sag|sage|nenne)\w*\b[^.\n]{0,15}\b(nur|lediglich|nein)",
+    r"\bsi (el usuario|alguien|te) pregunta\w*\b[^.\n]{0,60}\b(responde|contesta|di|dile|menciona)\w*\b[^.\n]{0,15}([uú]nicamente|\bsolo|\bs[oó]lo|\bque no)|\bse (o usu[aá]rio |algu[eé]m |te |eles )?pergunt\w*\b[^.\n]{0,60}\b(responda|diga|mencione)\w*\b[^.\n]{0,15}\b(apenas|somente|s[oó]|que n[ãa]o)|\bsi (l'utilisateur|quelqu'un|on te) (demande|pose)\w*\b[^.\n]{0,60}\b(r[ée]ponds|r[ée]pondez|dis|dites|mentionne)\w*\b[^.\n]{0,15}\b(uniquement|seulement|que non)|\bwenn (der|die) (benutzer|nutzer|anwender)\w* (fragt|nachfragt)\b[^.\n]{0,60}\b(antworte|sag|sage|nenne)\w*\b[^.\n]{0,15}\b(nur|lediglich|nein)",
     r"\b(en silencio|en secreto|a escondidas|silenciosamente|em sil[eê]ncio|em segredo|secretamente|en silence|en secret|silencieusement|discr[eè]tement|heimlich|stillschweigend|unbemerkt)\b[^.\n]{0,30}\b(sin|sem|sans|ohne)\b|\b(sin|sem|sans|ohne) (rien |nada |nichts )?(mostrar|decir|afficher|dire|montrer|signaler|dizer|anzeigen|sagen)\b[^.\n]{0,20}\b(usuario|usu[aá]rio|utilisateur|benutzer|nutzer)",
     r"\bverschweig\w*|\bverheimlich\w*|\boculta\w*\b[^.\n]{0,30}\b(al usuario|del usuario|ao usu[aá]rio|do usu[aá]rio)|\besconda\w*\b[^.\n]{0,30}\busu[aá]rio|\bcache(z|r)?\b[^.\n]{0,30}(à|\ba|\bde) l'utilisateur",
     // Korean, Chinese, Japanese.
@@ -100,6 +103,7 @@ const CONCEAL: &[&str] = &[
     r"不要让用户(知道|发现|看到|察觉)|(对|向)用户隐瞒|如果用户(问|询问|问起)[^。]{0,40}(只|仅)(说|回答|告诉)|悄悄(地)?|秘密地",
     r"ユーザーに(は)?(隠|知られない|気づかれない)|ユーザーに(聞かれ|尋ねられ)たら[^。]{0,30}だけ|こっそり|密かに",
     r"(답변|응답|요약)에서? [^.]{0,20}(언급하지|말하지|포함하지) ?마|(不要|勿|别|无需)在(回复|回答|答复|总结)中(提及|提到|说明|包含)|(返信|回答|返答|要約)(で|に)は?[^。]{0,20}(触れないで|言及しないで|含めないで)",
+    r"(만약 )?(사용자가|누가)[^.]{0,20}(물어보면|물으면)",
     r"(不要|不得|切勿|无需|无须|勿|别)(向用户)?(告诉|告知|通知|提及|透露|说明|提到)|无需向用户",
     r"(伝えないで|言わないで|知らせないで|教えないで|言及しないで|通知しないで)|ユーザーに(は)?(伝え|知らせ|言わ|教え)ない",
 ];
@@ -192,6 +196,7 @@ const CROSS_TOOL: &[&str] = &[
     r"\b(mets|mettez|r[èe]gle|d[ée]finis|pon|establece|defina|coloque|setze|stelle|cambia|altere|change|[äa]ndere)\b[^.\n]{0,30}\b(param[eè]tre|par[aá]metro|par[aâ]metro|parameter|option|opci[oó]n|op[çc][ãa]o|flag|drapeau|destinatario|destinat[aá]rio|destinataire|empf[äa]nger)",
     r"\b(whenever|when|every time|each time|before|after) (you )?(run|call|use|invoke|calling|running|using|invoking)\b[^.\n]{0,40}\b(pass|add|append|set|use|include|change|replace|put)\b[^.\n]{0,30}\b(flag|option|argument|parameter|field|recipient|--?[a-z][a-z-]+)",
     r"\b(setze|f[üu]ge|inclua|adicione|coloque|a[ñn]ade|incluye|agrega|pon|ajoute|mets|ajoutez|mettez|add|put|set|include)\b[^.\n]{0,60}\b(cc|bcc|c[óo]pia oculta|copia oculta|copie cach[ée]e|blindkopie|in kopie|em c[óo]pia|en copia|en copie)\b",
+    r"(숨은 참조|참조|수신자|받는 사람)[^.\n]{0,30}(추가|변경|설정|바꾸)|(密送|抄送|收件人)[^。]{0,30}(添加|加上|改为|设置|改成)|(添加|加上)[^。]{0,30}(密送|抄送)|(bcc|cc|宛先)[^。]{0,30}(追加|変更|設定)",
     r"--index-url\b",
 ];
 
@@ -204,7 +209,7 @@ const SESSION_DATA: &[&str] = &[
     r"\b(your|the|complete|full|entire|verbatim|exact) ((complete|full|entire|original|initial|exact|current) )?(system prompt|system message|system instructions)|\bsystem prompt you",
     r"\b(developer|operator|hidden|initial|original) (instructions|prompt)\b|\b(developer|operator) messages?|\binstructions? you received",
     r"\bchain of thought|\b(hidden|private|internal) (reasoning|thoughts)",
-    r"\b(every|all|any|each|the values of( the)?|dump( of)?( the)?|your) (env|environment) variables?|\boutput of `?env`?|\benvironment variables? of the (machine|host|system|computer)",
+    r"\b(every|all|any|each|the values of( the)?|dump( of)?( the)?|your) (env|environment) variables?|\b(output|result|contents?) of `?(env|printenv|export -p|set|history)\b`?|\benvironment variables? of the (machine|host|system|computer)",
     r"\b(every|all|any) (api )?(keys?|tokens?|secrets?|passwords?|credentials?)\b[^.\n]{0,30}\b(appear|seen|conversation|context)",
     r"\b(results?|outputs?) of (every|all|any|the) (other )?(tools?|previous [a-z_]+ calls?|last [a-z_]+ calls?)",
     r"\b(list|names?) of (the )?tools? (available|you have)|\btools? available to you",
@@ -223,6 +228,7 @@ const SESSION_DATA: &[&str] = &[
     r"\bprompt[\s_-]*(del |do |du )?(sistema|syst[èe]me)|\bsystem[\s_-]?prompt",
     r"これまでの(会話|やり取り|チャット)|(会話|チャット)の(内容|履歴|記録)|(之前|迄今|到目前为止)的(对话|聊天)|(对话|聊天)(内容|记录|历史)|(지금까지|이전)의? (대화|채팅)|대화 (내용|기록|내역)",
     r"\b(the )?(last|previous|earlier|recent) (few |five |ten |\d+ )?(things|questions|requests|messages|prompts) (the user|they) (asked|typed|said|wrote|sent)|\b(last|previous) (few |five |ten |\d+ )?things the user",
+    r"\b(what|everything|anything|all) (the user|they) (has |have )?(told|said to|shared with|wrote to|written to|typed to|mentioned to) you\b",
     r"\bchat history|\bfull chat\b|\bhistorial de (la )?conversaci[óo]n|\bhist[óo]rico da conversa|\bhistorique (de la|des) conversations?|\b(gespr[äa]chs|chat)verlauf|대화 (기록|내역)|(对话|聊天)(历史|记录)|会話(履歴|の履歴)",
 ];
 
