@@ -174,12 +174,38 @@ const SCOPE: &[&str] = &[
     "verbatim",
     "so far",
     "this conversation",
+    "alle ",
+    "todas ",
+    "todos ",
+    "toutes ",
+    "tous ",
+    "completo",
+    "complet",
+    "vollständig",
+    "모든",
+    "전체",
+    "所有",
+    "全部",
+    "完整",
+    "すべて",
+    "全て",
 ];
 
 /// Whether the sentence names a tool other than `owner` (or any tool, every call).
 fn names_other_tool(owner: &Owner, sentence: &str) -> bool {
     PATTERNS.tool_ref.find_iter(sentence).any(|r| {
+        // A file or a path (`~/.ssh/id_rsa`, `.env_local`) is no tool; a dotted tool name
+        // (`github.create_issue`) is one.
+        let mut before = sentence[..r.start()].chars().rev();
+        let in_path = match before.next() {
+            Some('/' | '\\' | '~' | '-') => true,
+            Some('.') => !before.next().is_some_and(char::is_alphanumeric),
+            _ => false,
+        };
         let r = r.as_str().trim();
+        if in_path {
+            return false;
+        }
         let first = r.split([' ', '_']).next().unwrap_or("");
         !(r == owner.name
             || owner.properties.iter().any(|p| p == r)
