@@ -5,7 +5,7 @@ use crate::errors::{RequestError, ResponseError};
 use crate::tools::{parse_target, read_tools};
 use crate::value::{serialized, to_json, to_python};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use toolpact::name::NameMap;
 use toolpact::{Conversation, ExportOptions, RequestOptions, ToolChoice, parse_messages};
 
@@ -75,9 +75,11 @@ pub fn build_request<'py>(
     Ok(out)
 }
 
-/// Reads one provider response body back: the assistant's message in the neutral form, the
-/// calls (with the tools' own names when `tools` is given, as the request exported them),
-/// why the model stopped, and what the response held that the conversation does not keep.
+/// Reads one provider response body back. Returns a dict: `message` (the assistant's message
+/// in the neutral form), `calls` (each with `format`, `id`, `name`, and `arguments`, or
+/// `error` when the arguments are not a JSON object; with the tools' own names when `tools`
+/// is given, as the request exported them), `stop` (why the model stopped) and `skipped`
+/// (what the response held that the conversation does not keep).
 /// A provider's error answer raises `ResponseError` with the provider's message.
 #[pyfunction]
 #[pyo3(signature = (target, body, *, tools = None, strict = false))]
@@ -87,7 +89,7 @@ pub fn read_response<'py>(
     body: &Bound<'py, PyAny>,
     tools: Option<&Bound<'py, PyAny>>,
     strict: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<Bound<'py, PyDict>> {
     let target = parse_target(target)?;
     let body = to_json(body, "the response")?;
     let names = match tools {
@@ -101,5 +103,28 @@ pub fn read_response<'py>(
     };
     let reply = toolpact::read_response(target, &body, &names, 0)
         .map_err(|e| ResponseError::new_err(e.to_string()))?;
-    serialized(py, &reply)
+    let out = PyDict::new(py);
+    out.set_item("message", serialized(py, &reply.message)?)?;
+    let calls = PyList::empty(py);
+    for call in &reply.calls {
+        let item = PyDict::new(py);
+        item.set_item("format", call.format.as_str())?;
+        item.set_item("id", call.id.as_deref())?;
+        item.set_item("name", &call.name)?;
+        match &call.arguments {
+            Ok(arguments) => {
+                item.set_item("arguments", to_python(py, arguments)?)?;
+                item.set_item("error", py.None())?;
+            }
+            Err(why) => {
+                item.set_item("arguments", py.None())?;
+                item.set_item("error", why)?;
+            }
+        }
+        calls.append(item)?;
+    }
+    out.set_item("calls", calls)?;
+    out.set_item("stop", serialized(py, &reply.stop)?)?;
+    out.set_item("skipped", serialized(py, &reply.skipped)?)?;
+    Ok(out)
 }
