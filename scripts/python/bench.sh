@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the `toolpact` wheel in release (PROFILE=release, into the workspace's target
+# directory), installs it into target/python-venv, and runs bench.py: validating one call from
+# Python with toolpact, python-jsonschema and fastjsonschema side by side. The table it prints
+# goes into docs/benchmarks.md. Exit status 1 when toolpact takes over 2 µs for a valid call.
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "$script_dir/../.." && pwd)"
+cd "$repo_root"
+
+label=bench
+PROFILE=release
+# shellcheck source=scripts/python/setup.sh
+source scripts/python/setup.sh
+"$venv/bin/python" scripts/python/bench.py
