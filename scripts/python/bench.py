@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import platform
+from importlib.metadata import version
 import sys
 import timeit
 from pathlib import Path
@@ -29,6 +30,8 @@ import toolpact
 
 SEED = Path(__file__).resolve().parents[2] / "fixtures" / "seeds" / "get_forecast.json"
 ROUNDS = 7
+# 2 µs for toolpact where python-jsonschema takes 9 µs.
+BUDGET_RATIO = 2 / 9
 
 
 def per_call(function, number: int) -> float:
@@ -80,16 +83,23 @@ def main() -> None:
     base_valid, base_invalid = rows[0][1], rows[0][2]
     print(
         f"Python {platform.python_version()} on {platform.machine()}, toolpact {toolpact.__version__}, "
-        f"jsonschema {jsonschema.__version__ if hasattr(jsonschema, '__version__') else '?'}, "
-        f"fastjsonschema {fastjsonschema.VERSION}"
+        f"jsonschema {version('jsonschema')}, fastjsonschema {version('fastjsonschema')}"
     )
     print()
     print("| validator | valid call (µs) | vs toolpact | invalid call (µs) | vs toolpact |")
     print("|---|---:|---:|---:|---:|")
     for name, v, i in rows:
         print(f"| {name} | {v:.2f} | {v / base_valid:.2f}× | {i:.2f} | {i / base_invalid:.2f}× |")
-    if rows[0][1] > 2.0:
-        print(f"\ntoolpact took {rows[0][1]:.2f} µs for a valid call, over the 2 µs budget", file=sys.stderr)
+    # The budget is 2 µs on a machine where python-jsonschema takes about 9 µs: a ratio, so that
+    # it holds on a loaded or slower machine too.
+    ratio = rows[0][1] / rows[1][1]
+    print(
+        f"\ntoolpact / python-jsonschema on a valid call: {ratio:.3f} "
+        f"(budget {BUDGET_RATIO:.3f}: 2 µs where python-jsonschema takes 9 µs); "
+        f"at python-jsonschema's 9 µs, toolpact would take {ratio * 9:.2f} µs"
+    )
+    if ratio > BUDGET_RATIO:
+        print("toolpact is over its budget", file=sys.stderr)
         sys.exit(1)
 
 

@@ -16,6 +16,12 @@ mod value;
 
 use pyo3::prelude::*;
 
+// Validating a call converts it to JSON values, allocating a few small strings and maps each
+// time; mimalloc does that markedly faster than the system allocator, as in the binary
+// (docs/benchmarks.md). It serves this library's allocations only; Python keeps its own.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Runs the `toolpact` command line on `args` (the first is the program's name, as in
 /// `sys.argv`) in this process and returns its exit code: 0 clean, 1 findings, 2 could not run.
 /// Output goes to the process's standard output and error, as the command writes it.
