@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tries the hooks of .pre-commit-hooks.yaml with `pre-commit try-repo` on a sample repository
-# made in a temporary directory: clean tool definitions and an up-to-date lock pass; a tool
-# with an error fails toolpact-check, and a changed tool fails toolpact-lock.
+# made in a temporary directory: clean tool definitions and an up-to-date lock pass both hooks;
+# then a tool with an error fails toolpact-check, and a changed tool fails toolpact-lock.
 #
 # pre-commit installs this repository as a Python package in its own environment, building
 # the wheel with maturin. MATURIN_PEP517_ARGS builds it in the dev profile and
@@ -38,39 +38,42 @@ git -C "$sample" add .
 git -C "$sample" commit --quiet -m "The sample's tools and their lock"
 
 failed=0
+log="$sample.log"
 try() {
-    # try EXPECTED_STATUS HOOK: runs one hook over every file of the sample.
-    local expected=$1 hook=$2 status=0
-    (cd "$sample" && "$repo_root/$venv/bin/pre-commit" try-repo "$repo_root" "$hook" --all-files \
-        --color never) >"$sample.log" 2>&1 || status=$?
+    # try EXPECTED_STATUS: runs both hooks over every file of the sample, in one try-repo (each
+    # try-repo installs the hooks afresh, building the wheel).
+    local expected=$1 status=0
+    (cd "$sample" && "$repo_root/$venv/bin/pre-commit" try-repo "$repo_root" --all-files \
+        --color never) >"$log" 2>&1 || status=$?
     if [[ $status -ne $expected ]]; then
-        echo "pre-commit: FAILED: $hook exited $status, expected $expected" >&2
-        cat "$sample.log" >&2
+        echo "pre-commit: FAILED: the hooks exited $status, expected $expected" >&2
+        cat "$log" >&2
         failed=1
     else
-        echo "pre-commit: $hook exited $status, as expected" >&2
+        echo "pre-commit: the hooks exited $status, as expected" >&2
+    fi
+}
+expect() {
+    # expect TEXT WHY: the last run's output holds TEXT.
+    if ! grep -qF -- "$1" "$log"; then
+        echo "pre-commit: FAILED: $2 (no \"$1\" in the output)" >&2
+        cat "$log" >&2
+        failed=1
     fi
 }
 
-try 0 toolpact-check
-try 0 toolpact-lock
+# Clean tool definitions and an up-to-date lock: both hooks pass.
+try 0
+expect "toolpact check" "toolpact-check did not run"
+expect "toolpact lock --check" "toolpact-lock did not run"
 
-# A tool definitions file with an error: toolpact-check fails and shows the finding.
+# A tool definitions file with an error, and a changed tool without a new lock: toolpact-check
+# fails and shows the finding in more-tools.json; toolpact-lock fails and names the tool.
 printf '[{"name": "bad name!", "inputSchema": {"type": "object"}}]\n' >"$sample/more-tools.json"
-git -C "$sample" add more-tools.json
-try 1 toolpact-check
-grep -q "more-tools.json" "$sample.log" || {
-    echo "pre-commit: FAILED: toolpact-check did not name more-tools.json" >&2
-    failed=1
-}
-
-# A changed tool without a new lock: toolpact-lock fails and names the tool.
 sed -i 's/Read-only\./Read-only; cached for an hour./' "$sample/tools.json"
-git -C "$sample" add tools.json
-try 1 toolpact-lock
-grep -q "toolpact.lock is stale (changed: get_forecast)" "$sample.log" || {
-    echo "pre-commit: FAILED: toolpact-lock did not name the changed tool" >&2
-    failed=1
-}
-rm -f "$sample.log"
+git -C "$sample" add .
+try 1
+expect "more-tools.json:" "toolpact-check did not report more-tools.json"
+expect "toolpact.lock is stale (changed: get_forecast)" "toolpact-lock did not name the changed tool"
+rm -f "$log"
 exit "$failed"
