@@ -15,7 +15,8 @@ use toolpact::{LOCK_KEY, is_lock_document};
     after_help = "The lock file holds each tool's canonical contract (name, title, descriptions, \
 input and output schemas, annotations, _meta, icons) and its SHA-256. Compare with \
 `toolpact diff toolpact.lock FILE` or `toolpact check FILE --locked`.\n\nExit status: 0 the \
-lock file was written, 2 it could not be (unreadable input, two tools with one name)."
+lock file was written (with --check: it is up to date), 1 with --check: it is missing or \
+stale, 2 it could not be written (unreadable input, two tools with one name)."
 )]
 pub struct Args {
     /// Files with tool definitions (any format `convert` reads, or a lock file); `-` reads
@@ -25,6 +26,10 @@ pub struct Args {
     /// Where to write the lock file; `-` writes it to standard output.
     #[arg(short, long, value_name = "FILE", default_value = "toolpact.lock")]
     output: String,
+    /// Write nothing: exit with status 1 when the lock file at --output is missing or is not
+    /// exactly what this command would write (for pre-commit hooks and CI).
+    #[arg(long)]
+    check: bool,
     /// A live MCP server whose tools to lock, instead of or besides files.
     #[command(flatten)]
     live: LiveArgs,
@@ -97,6 +102,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     let lock =
         LockFile::new(&tools).with_context(|| format!("cannot lock {}", sources.join(", ")))?;
     let text = lock.to_json_string();
+    if args.check {
+        return check_lock(&args.output, &text, &lock, &mut stderr);
+    }
     if args.output == "-" {
         let mut stdout = std::io::stdout().lock();
         stdout
@@ -111,4 +119,45 @@ pub fn run(args: Args) -> Result<Outcome> {
         writeln!(stderr, "{}: {count} {noun} locked", args.output)?;
     }
     Ok(Outcome::Clean)
+}
+
+/// `lock --check`: compares the lock file at `path` with `text`, what `lock` would write, and
+/// names the tools whose contracts changed.
+fn check_lock(path: &str, text: &str, lock: &LockFile, stderr: &mut impl Write) -> Result<Outcome> {
+    if path == "-" {
+        anyhow::bail!("--check compares with a lock file; give its path with -o FILE");
+    }
+    let written = match std::fs::read_to_string(path) {
+        Ok(written) => written,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            writeln!(
+                stderr,
+                "{path}: no lock file; write it with `toolpact lock`"
+            )?;
+            return Ok(Outcome::Findings);
+        }
+        Err(e) => return Err(e).with_context(|| format!("cannot read {path}")),
+    };
+    if written == text {
+        return Ok(Outcome::Clean);
+    }
+    let changed = match LockFile::from_str_named(&written, path) {
+        Ok(old) => {
+            let old: Vec<Tool> = old.tools().cloned().collect();
+            let new: Vec<Tool> = lock.tools().cloned().collect();
+            let diff = toolpact::diff(&old, &new);
+            diff.changed_tools().join(", ")
+        }
+        Err(e) => format!("it cannot be read ({e})"),
+    };
+    let changed = if changed.is_empty() {
+        String::new()
+    } else {
+        format!(" (changed: {changed})")
+    };
+    writeln!(
+        stderr,
+        "{path} is stale{changed}; write it again with `toolpact lock`"
+    )?;
+    Ok(Outcome::Findings)
 }

@@ -124,3 +124,49 @@ fn a_damaged_lock_file_is_refused_with_where_and_what() {
         run.stderr
     );
 }
+
+#[test]
+fn check_mode_says_whether_the_lock_file_is_up_to_date() {
+    let dir = tempfile::tempdir().unwrap();
+    let lock = dir.path().join("toolpact.lock");
+    let lock = lock.to_str().unwrap();
+    let missing = toolpact(["lock", GIFT_SHOP, "-o", lock, "--check"]);
+    missing.assert_code(1);
+    assert_eq!(
+        missing.stderr,
+        format!("{lock}: no lock file; write it with `toolpact lock`\n")
+    );
+    assert!(
+        !std::path::Path::new(lock).exists(),
+        "--check writes nothing"
+    );
+
+    let fresh = toolpact(["lock", GIFT_SHOP, "-o", GIFT_SHOP_LOCK, "--check"]);
+    fresh.assert_code(0);
+    assert_eq!((fresh.stdout.as_str(), fresh.stderr.as_str()), ("", ""));
+
+    let stale = toolpact([
+        "lock",
+        "examples/catalogs/gift-shop-v2.json",
+        "-o",
+        GIFT_SHOP_LOCK,
+        "--check",
+    ]);
+    stale.assert_code(1);
+    assert!(
+        stale
+            .stderr
+            .starts_with(&format!("{GIFT_SHOP_LOCK} is stale (changed: ")),
+        "{}",
+        stale.stderr
+    );
+    let shipped = std::fs::read_to_string(workspace().join(GIFT_SHOP_LOCK)).unwrap();
+    let after = toolpact(["lock", GIFT_SHOP, "-o", "-"]);
+    assert_eq!(
+        after.stdout, shipped,
+        "--check left the lock file as it was"
+    );
+
+    let to_stdout = toolpact(["lock", GIFT_SHOP, "-o", "-", "--check"]);
+    to_stdout.assert_code(2);
+}
