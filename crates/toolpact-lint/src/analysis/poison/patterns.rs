@@ -277,8 +277,17 @@ fn compile(patterns: &[&str]) -> Regex {
         .map(|p| expand(p))
         .collect::<Vec<_>>()
         .join("|");
-    Regex::new(&joined).unwrap_or_else(|e| unreachable!("a pattern does not compile: {e}"))
+    // The lists are long alternations with bounded gaps (`[^.\n]{0,60}`): their lazy DFA
+    // needs far more states than the default cache holds, and a cache that fills up is
+    // cleared again and again, or given up for a much slower engine, on every long text.
+    regex::RegexBuilder::new(&joined)
+        .dfa_size_limit(DFA_CACHE_BYTES)
+        .build()
+        .unwrap_or_else(|e| unreachable!("a pattern does not compile: {e}"))
 }
+
+/// The lazy DFA cache of each pattern list, per thread that searches with it.
+const DFA_CACHE_BYTES: usize = 32 << 20;
 
 /// The compiled pattern of each technique.
 pub(crate) struct Patterns {
