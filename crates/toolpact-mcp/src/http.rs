@@ -334,6 +334,21 @@ impl HttpServer {
 impl Server {
     /// Binds the Streamable HTTP endpoint; [`HttpServer::serve_until`] then serves it.
     pub async fn bind_http(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
+        let handler = self.into_handler();
+        bind_service(move || Ok(handler.clone()), options).await
+    }
+}
+
+/// Binds the Streamable HTTP endpoint for the MCP service `factory` makes (one per session,
+/// or per request when stateless), behind the checks of this module.
+pub(crate) async fn bind_service<S>(
+    factory: impl Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
+    options: HttpOptions,
+) -> Result<HttpServer, ServeError>
+where
+    S: rmcp::ServerHandler + Send + 'static,
+{
+    {
         options.validate()?;
         let mut allowed = options.parsed_origins()?;
         let listener = tokio::net::TcpListener::bind(options.addr)
@@ -370,10 +385,8 @@ impl Server {
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.json_response)
             .with_cancellation_token(stop.child_token());
-        let handler = self.into_handler();
         let sessions = Arc::new(TrackedSessions::new());
-        let service =
-            StreamableHttpService::new(move || Ok(handler.clone()), Arc::clone(&sessions), config);
+        let service = StreamableHttpService::new(factory, Arc::clone(&sessions), config);
         let guard = Arc::new(Guard {
             origins: allowed,
             token: options.bearer_token.clone(),
