@@ -121,8 +121,12 @@ pub(crate) struct Envelope<'a> {
     pub(crate) result: Option<&'a RawValue>,
 }
 
-/// Reads a line's envelope; `None` when it is not a JSON object.
+/// Reads a line's envelope; `None` when it is not a JSON object (serde would read an array
+/// into the struct member by member).
 pub(crate) fn envelope(line: &[u8]) -> Option<Envelope<'_>> {
+    if !line.starts_with(b"{") {
+        return None;
+    }
     serde_json::from_slice(line).ok()
 }
 
