@@ -334,19 +334,28 @@ impl HttpServer {
 impl Server {
     /// Binds the Streamable HTTP endpoint; [`HttpServer::serve_until`] then serves it.
     pub async fn bind_http(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
-        let handler = self.into_handler();
-        bind_service(move || Ok(handler.clone()), options).await
+        bind_service(
+            move || {
+                let handler = self.into_handler();
+                move || Ok(handler.clone())
+            },
+            options,
+        )
+        .await
     }
 }
 
-/// Binds the Streamable HTTP endpoint for the MCP service `factory` makes (one per session,
-/// or per request when stateless), behind the checks of this module.
-pub(crate) async fn bind_service<S>(
-    factory: impl Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
+/// Binds the Streamable HTTP endpoint for the MCP service the factory makes (one per
+/// session, or per request when stateless), behind the checks of this module. The factory
+/// itself is made once the address is bound, so that nothing is set up for an address that
+/// cannot be had.
+pub(crate) async fn bind_service<S, F>(
+    make_factory: impl FnOnce() -> F,
     options: HttpOptions,
 ) -> Result<HttpServer, ServeError>
 where
     S: rmcp::ServerHandler + Send + 'static,
+    F: Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
 {
     {
         options.validate()?;
@@ -386,7 +395,7 @@ where
             .with_json_response(options.json_response)
             .with_cancellation_token(stop.child_token());
         let sessions = Arc::new(TrackedSessions::new());
-        let service = StreamableHttpService::new(factory, Arc::clone(&sessions), config);
+        let service = StreamableHttpService::new(make_factory(), Arc::clone(&sessions), config);
         let guard = Arc::new(Guard {
             origins: allowed,
             token: options.bearer_token.clone(),

@@ -18,11 +18,13 @@
 //!
 //! The modules, bottom to top: `policy` (the options), `audit` (the JSON-lines log), `wire`
 //! (lines and envelopes), `gate` (the tool list), `calls` (calls and results), `upstream`
-//! (reaching the server), `relay` (the message pumps).
+//! (reaching the server), `relay` (the message pumps), `http` (the relay
+//! behind the crate's Streamable HTTP front).
 
 mod audit;
 mod calls;
 mod gate;
+mod http;
 mod policy;
 mod relay;
 mod upstream;
@@ -35,7 +37,8 @@ pub use policy::{
 
 use crate::child::ServerStderr;
 use crate::client::Source;
-use crate::error::ClientError;
+use crate::error::{ClientError, ServeError};
+use crate::http::{HttpOptions, HttpServer};
 use audit::AuditLog;
 use gate::Gate;
 use relay::{Relay, Shared};
@@ -60,6 +63,9 @@ pub enum ProxyError {
     /// The upstream server cannot be started or reached.
     #[error(transparent)]
     Upstream(#[from] ClientError),
+    /// The HTTP front cannot be bound or served.
+    #[error(transparent)]
+    Serve(#[from] ServeError),
 }
 
 /// A proxy, ready to serve clients: its options checked, its lock read, its audit log open.
@@ -180,5 +186,17 @@ impl Proxy {
             None,
         );
         relay.run(client.0, upstream.0, shutdown).await;
+    }
+
+    /// Binds a Streamable HTTP front at [`crate::MCP_PATH`] with the same Origin, Host, bearer
+    /// and body checks as [`crate::Server::bind_http`]; each client session starts its own
+    /// connection to `upstream` with its first request. [`HttpServer::serve_until`] then
+    /// serves it.
+    pub async fn bind_http(
+        &self,
+        upstream: Source,
+        options: HttpOptions,
+    ) -> Result<HttpServer, ProxyError> {
+        Ok(http::bind(Arc::clone(&self.shared), self.stderr, upstream, options).await?)
     }
 }

@@ -20,6 +20,7 @@ use crate::proxy::wire::{
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
@@ -123,6 +124,8 @@ pub(crate) struct Relay {
     upstream: Writer,
     ready: watch::Sender<bool>,
     child: tokio::sync::Mutex<Option<Child>>,
+    /// Set once the client left: the upstream's exit is then expected.
+    closing: AtomicBool,
 }
 
 impl Relay {
@@ -143,6 +146,7 @@ impl Relay {
             upstream: tokio::sync::Mutex::new(Some(upstream)),
             ready: watch::Sender::new(false),
             child: tokio::sync::Mutex::new(child),
+            closing: AtomicBool::new(false),
         })
     }
 
@@ -839,6 +843,9 @@ impl Relay {
     /// The upstream closed its output: every request in flight gets an error saying so, and
     /// every later one too.
     async fn upstream_ended(&self) {
+        if self.closing.load(Ordering::SeqCst) {
+            return;
+        }
         let reason = {
             let mut child = self.child.lock().await;
             match child.as_mut() {
@@ -1016,6 +1023,7 @@ impl Relay {
 
     /// Closes the upstream's input; a child gets a moment to exit, then is killed.
     async fn close(&self) {
+        self.closing.store(true, Ordering::SeqCst);
         if let Some(mut writer) = self.upstream.lock().await.take() {
             let _ = writer.shutdown().await;
         }
