@@ -33,8 +33,12 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
 use tokio::io::{AsyncWriteExt, DuplexStream};
-use tokio::sync::{OnceCell, oneshot};
+use tokio::sync::{OnceCell, oneshot, watch};
+
+/// How long a request waits for `notifications/initialized` to be relayed before it.
+const INITIALIZED_WAIT: Duration = Duration::from_secs(5);
 
 /// How much each pipe between a session's handler and its relay holds before it waits.
 const PIPE_BUFFER: usize = 256 * 1024;
@@ -77,6 +81,10 @@ struct Session {
     /// Lines to the relay, as the client's.
     input: tokio::sync::Mutex<DuplexStream>,
     routing: Arc<Routing>,
+    /// Whether `initialize` was sent, then whether `notifications/initialized` was: rmcp runs
+    /// each request and notification in a task of its own, so a request can overtake the
+    /// notification that must come before it.
+    lifecycle: watch::Sender<(bool, bool)>,
 }
 
 /// What the reader of the relay's output needs: who waits for which answer, and the client.
@@ -121,6 +129,7 @@ impl Front {
                 let session = Arc::new(Session {
                     input: tokio::sync::Mutex::new(front_in),
                     routing: Arc::new(Routing::default()),
+                    lifecycle: watch::Sender::new((false, false)),
                 });
                 tokio::spawn(read_relay(
                     front_out,
@@ -142,6 +151,17 @@ impl Front {
         context: RequestContext<RoleServer>,
     ) -> Result<T, ErrorData> {
         let session = self.session().await?;
+        if method == "initialize" {
+            session.lifecycle.send_modify(|l| l.0 = true);
+        } else if method != "ping" {
+            let mut lifecycle = session.lifecycle.subscribe();
+            // Bounded: a client that never sends the notification is served anyway.
+            let _ = tokio::time::timeout(
+                INITIALIZED_WAIT,
+                lifecycle.wait_for(|(asked, done)| !asked || *done),
+            )
+            .await;
+        }
         session
             .routing
             .peer
@@ -197,6 +217,9 @@ impl Front {
             .and_then(|p| serde_json::to_value(p).ok())
             .unwrap_or_else(|| json!({}));
         let _ = session.send(&message(None, method, &params)).await;
+        if method == "notifications/initialized" {
+            session.lifecycle.send_modify(|l| l.1 = true);
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::child::{self, Child, ServerStderr};
 use crate::client::{Source, http_transport};
 use crate::error::ClientError;
-use crate::proxy::wire::{Frame, LineReader};
+use crate::proxy::wire::{Frame, LineReader, error_response};
 use rmcp::RoleClient;
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::Transport;
@@ -76,9 +76,24 @@ where
                     }
                     match serde_json::from_slice::<ClientJsonRpcMessage>(text) {
                         Ok(message) => {
+                            let id = match &message {
+                                ClientJsonRpcMessage::Request(request) => Some(request.id.clone()),
+                                _ => None,
+                            };
                             if let Err(e) = transport.send(message).await {
                                 tracing::warn!("cannot send to the upstream server: {e}");
-                                break;
+                                // The request gets an answer; the bridge goes on, and ends
+                                // when the transport says it is closed.
+                                if let Some(id) = id.and_then(|id| serde_json::to_value(id).ok()) {
+                                    let line = error_response(
+                                        &id.to_string(),
+                                        -32603,
+                                        &format!("cannot send the request to the upstream server: {e}"),
+                                    );
+                                    if write.write_all(&line).await.is_err() {
+                                        break;
+                                    }
+                                }
                             }
                         }
                         Err(e) => tracing::warn!("a message for the upstream server is not one rmcp can send over HTTP, dropped: {e}"),
