@@ -382,8 +382,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             if args.http_bearer_env.is_some() {
                 bail!("--http-bearer-env needs --http");
             }
-            toolpact_mcp::block_on(proxy.serve_stdio(&upstream, toolpact_mcp::shutdown_signal()))
-                .context("cannot start the async runtime")??;
+            proxy.run_stdio(&upstream)?;
         }
         Some(addr) => serve_http(&args, addr, proxy, upstream)?,
     }

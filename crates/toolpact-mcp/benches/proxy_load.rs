@@ -157,10 +157,6 @@ async fn proxy(front: &str, upstream: &[String]) {
     let proxy = Proxy::new(ProxyOptions::default()).unwrap();
     let source = Source::command(upstream[0].clone(), upstream[1..].to_vec());
     match front {
-        "stdio" => proxy
-            .serve_stdio(&source, toolpact_mcp::shutdown_signal())
-            .await
-            .unwrap(),
         "http" => {
             let http = proxy
                 .bind_http(
@@ -323,6 +319,8 @@ async fn http_memory() -> (f64, f64, Duration) {
         .await
         .unwrap()
         .expect("the proxy prints its URL");
+    // reqwest is built without a default TLS provider; plain HTTP needs one all the same.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(IN_FLIGHT)
         .tcp_nodelay(true)
@@ -428,6 +426,13 @@ async fn run(seconds: f64) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("proxy") && args[1] == "stdio" {
+        // As `toolpact proxy` runs it.
+        let proxy = Proxy::new(ProxyOptions::default()).unwrap();
+        let source = Source::command(args[3].clone(), args[4..].to_vec());
+        proxy.run_stdio(&source).unwrap();
+        return;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

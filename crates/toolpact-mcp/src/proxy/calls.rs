@@ -141,8 +141,10 @@ pub(crate) struct Flag {
 }
 
 /// Checks and, by policy, changes the `result` of a call to `tool`; returns what it found.
+/// `bytes` is the size of the result as it arrived, which stands while nothing changes it.
 pub(crate) fn gate_result(
     result: &mut Value,
+    bytes: usize,
     tool: Option<&Registered>,
     options: &ProxyOptions,
 ) -> Vec<Flag> {
@@ -230,7 +232,11 @@ pub(crate) fn gate_result(
             action,
         });
     }
-    let size = result.to_string().len();
+    let size = if flags.is_empty() {
+        bytes
+    } else {
+        result.to_string().len()
+    };
     if size > options.max_result_bytes {
         cut_to_budget(result, size, options.max_result_bytes);
         flags.push(Flag {

@@ -63,6 +63,9 @@ pub enum ProxyError {
     /// The upstream server cannot be started or reached.
     #[error(transparent)]
     Upstream(#[from] ClientError),
+    /// The async runtime cannot be created.
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
     /// The HTTP front cannot be bound or served.
     #[error(transparent)]
     Serve(#[from] ServeError),
@@ -125,6 +128,23 @@ impl Proxy {
     pub fn with_server_stderr(mut self, stderr: ServerStderr) -> Proxy {
         self.stderr = stderr;
         self
+    }
+
+    /// Serves one client over standard input and output, in front of `upstream`, until the
+    /// client leaves or Ctrl-C, on a runtime with one thread of its own, for synchronous
+    /// code (a command-line `main`). A proxy on stdio relays one session: one thread answers
+    /// it sooner than a pool that hands each message from thread to thread (about half the
+    /// latency the proxy adds, in `benches/proxy_load.rs`); the linter still runs on a
+    /// thread of its own.
+    pub fn run_stdio(&self, upstream: &Source) -> Result<(), ProxyError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(ProxyError::Runtime)?;
+        let served = runtime.block_on(self.serve_stdio(upstream, crate::shutdown_signal()));
+        // A blocking read of standard input cannot be interrupted; it must not hold the exit.
+        runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+        served
     }
 
     /// Serves one client over standard input and output, in front of `upstream`, until the

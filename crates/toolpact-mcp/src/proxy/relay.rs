@@ -606,7 +606,12 @@ impl Relay {
                     return self.to_client(line).await.is_ok();
                 };
                 let tools = Arc::clone(&self.state().tools);
-                let flags = gate_result(&mut value, tools.get(&call.exposed), self.options());
+                let flags = gate_result(
+                    &mut value,
+                    raw.get().len(),
+                    tools.get(&call.exposed),
+                    self.options(),
+                );
                 let is_error = value.get("isError").and_then(Value::as_bool) == Some(true);
                 let outcome = if is_error { "tool-error" } else { "ok" };
                 for flag in &flags {
