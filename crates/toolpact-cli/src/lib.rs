@@ -10,6 +10,7 @@ mod input;
 mod live;
 mod lock;
 mod output;
+mod proxy;
 mod request;
 mod serve;
 mod validate;
@@ -52,6 +53,9 @@ enum Command {
     Fetch(fetch::Args),
     /// Build a provider's whole request body from tools, a system prompt and a conversation.
     Request(request::Args),
+    /// Put any MCP server (`-- COMMAND…` or --url) behind a gate that pins, lints, validates
+    /// every call and scans every result.
+    Proxy(proxy::Args),
 }
 
 /// How a command ended, mapped to the exit code: 0 clean, 1 findings or tools left out,
@@ -102,6 +106,7 @@ where
         Command::Serve(args) => serve::run(args),
         Command::Fetch(args) => fetch::run(args),
         Command::Request(args) => request::run(args),
+        Command::Proxy(args) => proxy::run(args),
     };
     match result {
         Ok(Outcome::Clean) => 0,

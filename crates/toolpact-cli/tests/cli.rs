@@ -12,5 +12,6 @@ mod check;
 mod contract;
 mod convert;
 mod mcp;
+mod proxy;
 mod request;
 mod validate;

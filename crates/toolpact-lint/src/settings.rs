@@ -47,6 +47,9 @@ struct FileSettings {
     severity: BTreeMap<String, Severity>,
     #[serde(default)]
     rules: BTreeMap<String, BTreeMap<String, u64>>,
+    /// The `[proxy]` section, which `toolpact proxy` reads; the linter leaves it alone.
+    #[serde(default, rename = "proxy")]
+    _proxy: serde::de::IgnoredAny,
 }
 
 /// The settings a check runs with.

@@ -52,6 +52,19 @@ pub(crate) fn spawn(
     origin: &str,
     stderr: ServerStderr,
 ) -> Result<(ChildTransport, Child), ClientError> {
+    let (stdout, stdin, child) = spawn_pipes(program, args, origin, stderr)?;
+    let transport = LineTransport::new(stdout, stdin, Stray::Note(Arc::clone(&child.stray)));
+    Ok((transport, child))
+}
+
+/// Spawns `program args…` and hands over its standard output and input as they are, for a
+/// reader that frames the lines itself.
+pub(crate) fn spawn_pipes(
+    program: &str,
+    args: &[String],
+    origin: &str,
+    stderr: ServerStderr,
+) -> Result<(ChildStdout, ChildStdin, Child), ClientError> {
     let mut command = tokio::process::Command::new(program);
     command.args(args);
     command
@@ -76,7 +89,6 @@ pub(crate) fn spawn(
         )));
     };
     let stray = Arc::new(StrayLines::default());
-    let transport = LineTransport::new(stdout, stdin, Stray::Note(Arc::clone(&stray)));
     let tail = Arc::new(Mutex::new(VecDeque::new()));
     let reader = process.stderr().take().map(|stderr| {
         let tail = Arc::clone(&tail);
@@ -95,7 +107,8 @@ pub(crate) fn spawn(
     });
     let pid = process.id();
     Ok((
-        transport,
+        stdout,
+        stdin,
         Child {
             process,
             pid,
@@ -121,6 +134,19 @@ impl Child {
     /// Waits up to `limit` for the server to exit on its own.
     pub(crate) async fn wait_exit(&mut self, limit: Duration) {
         let _ = tokio::time::timeout(limit, self.process.wait()).await;
+    }
+
+    /// Waits for the server to exit and says how it ended ("exit status 3", "signal 9").
+    pub(crate) async fn exit_status(&mut self, limit: Duration) -> Option<String> {
+        match tokio::time::timeout(limit, self.process.wait()).await {
+            Ok(Ok(status)) => Some(status.to_string()),
+            _ => None,
+        }
+    }
+
+    /// Notes a line the server wrote to its standard output that is not JSON-RPC.
+    pub(crate) fn note_stray(&self, line: &[u8]) {
+        self.stray.note(line);
     }
 
     /// What the server wrote to its standard output that is not JSON-RPC, as a sentence;

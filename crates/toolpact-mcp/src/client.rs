@@ -666,7 +666,7 @@ fn install_crypto_provider() {
     }
 }
 
-fn http_transport(
+pub(crate) fn http_transport(
     url: &str,
     headers: &[(String, String)],
     bearer_token: Option<&str>,

@@ -334,6 +334,30 @@ impl HttpServer {
 impl Server {
     /// Binds the Streamable HTTP endpoint; [`HttpServer::serve_until`] then serves it.
     pub async fn bind_http(self, options: HttpOptions) -> Result<HttpServer, ServeError> {
+        bind_service(
+            move || {
+                let handler = self.into_handler();
+                move || Ok(handler.clone())
+            },
+            options,
+        )
+        .await
+    }
+}
+
+/// Binds the Streamable HTTP endpoint for the MCP service the factory makes (one per
+/// session, or per request when stateless), behind the checks of this module. The factory
+/// itself is made once the address is bound, so that nothing is set up for an address that
+/// cannot be had.
+pub(crate) async fn bind_service<S, F>(
+    make_factory: impl FnOnce() -> F,
+    options: HttpOptions,
+) -> Result<HttpServer, ServeError>
+where
+    S: rmcp::ServerHandler + Send + 'static,
+    F: Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
+{
+    {
         options.validate()?;
         let mut allowed = options.parsed_origins()?;
         let listener = tokio::net::TcpListener::bind(options.addr)
@@ -370,10 +394,8 @@ impl Server {
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.json_response)
             .with_cancellation_token(stop.child_token());
-        let handler = self.into_handler();
         let sessions = Arc::new(TrackedSessions::new());
-        let service =
-            StreamableHttpService::new(move || Ok(handler.clone()), Arc::clone(&sessions), config);
+        let service = StreamableHttpService::new(make_factory(), Arc::clone(&sessions), config);
         let guard = Arc::new(Guard {
             origins: allowed,
             token: options.bearer_token.clone(),

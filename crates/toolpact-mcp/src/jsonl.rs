@@ -34,7 +34,7 @@ pub(crate) struct StrayLines {
 }
 
 impl StrayLines {
-    fn note(&self, line: &[u8]) {
+    pub(crate) fn note(&self, line: &[u8]) {
         if let Ok(mut inner) = self.inner.lock() {
             inner.0 += 1;
             if inner.1.len() < STRAY_LINES_KEPT {

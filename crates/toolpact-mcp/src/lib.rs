@@ -27,6 +27,7 @@ mod http;
 mod jsonl;
 mod prompts;
 mod protocol;
+mod proxy;
 mod resources;
 mod runtime;
 mod server;
@@ -44,6 +45,11 @@ pub use http::{
 };
 pub use prompts::{Prompt, PromptArgument, PromptArguments, PromptMessage};
 pub use protocol::PROTOCOL_VERSIONS;
+pub use proxy::{
+    AuditTarget, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MAX_RESULT_BYTES, OnChange, OnFinding, OnInjection, OnInvalidOutput, Proxy, ProxyError,
+    ProxyOptions,
+};
 pub use resources::{Resource, ResourceTemplate, Resources, UriVariables};
 pub use runtime::{block_on, shutdown_signal};
 pub use server::{CallInfo, DEFAULT_PAGE_SIZE, Server};
