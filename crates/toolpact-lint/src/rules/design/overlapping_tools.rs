@@ -232,6 +232,26 @@ fn signatures(
     (sets, keys)
 }
 
+/// The pairs of tools to compare, `(later, earlier)`, sorted and without repeats, from
+/// `(key, tool)` entries: the tools that share a key, each with a bounded window of the
+/// others (see [`BUCKET_WINDOW`]).
+fn candidates(mut keys: Vec<(u64, u32)>) -> Vec<(u32, u32)> {
+    keys.sort_unstable();
+    let mut candidates: Vec<(u32, u32)> = Vec::new();
+    for bucket in keys.chunk_by(|x, y| x.0 == y.0) {
+        for (p, &(_, tool)) in bucket.iter().enumerate().skip(1) {
+            let first = 0..p.min(BUCKET_WINDOW);
+            let recent = p.saturating_sub(BUCKET_WINDOW).max(first.end)..p;
+            for q in first.chain(recent) {
+                candidates.push((tool, bucket[q].1));
+            }
+        }
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    candidates
+}
+
 /// Below this many tools, signatures are computed on one thread.
 const PARALLEL_FROM: usize = 4096;
 
@@ -274,20 +294,7 @@ pub(crate) fn overlaps(tools: &[&Tool], threshold: u64) -> Vec<Overlap> {
         sets.extend(part_sets);
         keys.extend(part_keys);
     }
-    keys.sort_unstable();
-
-    let mut candidates: Vec<(u32, u32)> = Vec::new();
-    for bucket in keys.chunk_by(|x, y| x.0 == y.0) {
-        for (p, &(_, tool)) in bucket.iter().enumerate().skip(1) {
-            let first = 0..p.min(BUCKET_WINDOW);
-            let recent = p.saturating_sub(BUCKET_WINDOW).max(first.end)..p;
-            for q in first.chain(recent) {
-                candidates.push((tool, bucket[q].1));
-            }
-        }
-    }
-    candidates.sort_unstable();
-    candidates.dedup();
+    let candidates = candidates(keys);
 
     let mut found: Vec<Overlap> = Vec::new();
     for (tool, other) in candidates {
@@ -360,21 +367,8 @@ pub(crate) fn paraphrases(
             keys.push((mix(action ^ hash_word(object)), index));
         }
     }
-    keys.sort_unstable();
-    let mut candidates: Vec<(u32, u32)> = Vec::new();
-    for bucket in keys.chunk_by(|x, y| x.0 == y.0) {
-        for (p, &(_, tool)) in bucket.iter().enumerate().skip(1) {
-            let first = 0..p.min(BUCKET_WINDOW);
-            let recent = p.saturating_sub(BUCKET_WINDOW).max(first.end)..p;
-            for q in first.chain(recent) {
-                candidates.push((tool, bucket[q].1));
-            }
-        }
-    }
-    candidates.sort_unstable();
-    candidates.dedup();
     let mut found: Vec<Paraphrase> = Vec::new();
-    for (tool, other) in candidates {
+    for (tool, other) in candidates(keys) {
         let (tool, other) = (tool as usize, other as usize);
         if found.last().is_some_and(|last| last.tool == tool)
             || reported.binary_search(&tool).is_ok()
