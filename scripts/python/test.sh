@@ -29,7 +29,7 @@ echo "python: pytest" >&2
 echo "python: the installed command on the examples, against the binary" >&2
 cargo build --quiet -p toolpact-cli
 binary="${CARGO_TARGET_DIR:-target}/debug/toolpact"
-installed="$venv/bin/toolpact"
+installed=("$venv/bin/toolpact")
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 failed=0
@@ -38,7 +38,7 @@ same() {
     # Runs one command line with both, in the same directory, and compares everything.
     local code_binary=0 code_installed=0
     "$binary" "$@" >"$scratch/binary.out" 2>"$scratch/binary.err" || code_binary=$?
-    "$installed" "$@" >"$scratch/installed.out" 2>"$scratch/installed.err" || code_installed=$?
+    "${installed[@]}" "$@" >"$scratch/installed.out" 2>"$scratch/installed.err" || code_installed=$?
     runs=$((runs + 1))
     if [[ $code_binary -ne $code_installed ]] ||
         ! cmp -s "$scratch/binary.out" "$scratch/installed.out" ||
@@ -66,5 +66,18 @@ same validate fixtures/seeds/get_forecast.json --tool get_forecast --args '{"cit
 same rules
 same rule TP102
 same --help
+
+# The wheel's command as uv and pipx run it, without installing it anywhere (their caches and
+# tool folders in the scratch directory, no index needed: the wheel has no dependencies).
+echo "python: uvx and pipx run the wheel's command" >&2
+export UV_CACHE_DIR="$scratch/uv-cache" UV_TOOL_DIR="$scratch/uv-tools" \
+    PIPX_HOME="$scratch/pipx" PIPX_BIN_DIR="$scratch/pipx-bin"
+installed=("$venv/bin/uvx" --offline --quiet --from "$wheel" toolpact)
+# A live server checked over stdio, the demo's database in the scratch directory.
+same check -- "$binary" serve --demo --db "$scratch/gift-shop.sqlite"
+same convert fixtures/seeds/get_forecast.json --to gemini
+installed=("$venv/bin/pipx" run --quiet --spec "$wheel" toolpact)
+same check examples/catalogs/gift-shop.json
+same validate fixtures/seeds/get_forecast.json --tool get_forecast --args '{"city": "Lisbon"}'
 echo "python: $runs command lines run with both" >&2
 exit "$failed"
