@@ -41,7 +41,20 @@ pub fn read_tools(tools: &Bound<'_, PyAny>, format: Option<Target>) -> PyResult<
         return from_bytes(&bytes, &file, format);
     }
     if let Ok(text) = tools.cast::<PyString>() {
-        return from_bytes(text.to_str()?.as_bytes(), PYTHON_SOURCE, format);
+        let text = text.to_str()?;
+        return from_bytes(text.as_bytes(), PYTHON_SOURCE, format).map_err(|error| {
+            // A str is JSON text; one that cannot begin a JSON document is most likely a file
+            // name given where a path was meant.
+            if text.trim_start().starts_with(['{', '[']) {
+                error
+            } else {
+                CatalogError::new_err(format!(
+                    "{}\n(a str is read as JSON text; to read the file {text:?}, pass a path: \
+                     pathlib.Path({text:?}))",
+                    error.value(tools.py())
+                ))
+            }
+        });
     }
     if let Ok(bytes) = tools.cast::<PyBytes>() {
         return from_bytes(bytes.as_bytes(), PYTHON_SOURCE, format);

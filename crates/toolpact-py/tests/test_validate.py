@@ -120,8 +120,13 @@ def test_tools_from_text_path_and_handle(forecast, forecast_path):
 
 
 def test_unreadable_tools_raise_catalog_errors(tmp_path):
-    with pytest.raises(toolpact.CatalogError, match="not valid JSON|JSON"):
+    with pytest.raises(toolpact.CatalogError, match="not valid JSON|JSON") as error:
         toolpact.Tools("{not json")
+    assert "pathlib.Path" not in str(error.value)
+    # A file name given as a str is JSON text that cannot be read: the error says how to pass
+    # the file.
+    with pytest.raises(toolpact.CatalogError, match=r'pass a path: pathlib.Path\("tools.json"\)'):
+        toolpact.Tools("tools.json")
     with pytest.raises(toolpact.ToolpactError, match="cannot read"):
         toolpact.Tools(tmp_path / "missing.json")
     duplicate = [{"name": "a", "inputSchema": {"type": "object"}}] * 2
