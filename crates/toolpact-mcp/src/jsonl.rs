@@ -107,7 +107,9 @@ where
     }
 
     /// Reads the next line into `self.line` (with its `\n`); `None` at the end of the input.
-    /// Cancel-safe: `receive` is polled in a `select!`, and a partial line stays in
+    /// A last line without its `\n` is a line, as `BufRead::lines` reads it: a client that
+    /// writes its last message and closes its end is answered (or told that the message is not
+    /// JSON). Cancel-safe: `receive` is polled in a `select!`, and a partial line stays in
     /// `self.line` for the next call.
     async fn next_line(&mut self) -> Option<Line> {
         loop {
@@ -120,7 +122,14 @@ where
                     }
                 };
                 if available.is_empty() {
-                    return None;
+                    return if std::mem::take(&mut self.discarding) {
+                        tracing::warn!("dropped an input line longer than {MAX_LINE_BYTES} bytes");
+                        Some(Line::Overlong)
+                    } else if self.line.is_empty() {
+                        None
+                    } else {
+                        Some(Line::Whole)
+                    };
                 }
                 let newline = available.iter().position(|b| *b == b'\n');
                 let take = newline.map_or(available.len(), |i| i + 1);
@@ -318,6 +327,43 @@ mod tests {
             lines[1]
         );
         assert_eq!(lines[2], "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n");
+    }
+
+    /// Every line a transport reads from `input` (as JSON text), and every line it writes.
+    async fn read_all(input: &'static [u8]) -> (Vec<String>, Vec<String>) {
+        let writes = Writes::default();
+        let mut transport =
+            LineTransport::<RoleServer, _, _>::new(input, writes.clone(), Stray::Answer);
+        let mut received = Vec::new();
+        while let Some(message) = transport.receive().await {
+            received.push(serde_json::to_string(&message).unwrap());
+        }
+        let written = writes.0.lock().unwrap();
+        let written = written.iter().map(|w| String::from_utf8(w.clone()).unwrap());
+        (received, written.collect())
+    }
+
+    #[tokio::test]
+    async fn a_last_line_without_its_newline_is_read() {
+        let (received, written) =
+            read_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").await;
+        assert_eq!(received.len(), 1, "{received:?}");
+        assert!(received[0].contains("\"ping\""), "{received:?}");
+        assert!(written.is_empty(), "{written:?}");
+
+        // Found by fuzzing: a broken last line got no parse error, where the same line with its
+        // newline did.
+        let (received, written) = read_all(b"{\"id\":1}\n{\"jsonrpc\":\"2.{\"meth\"ocli").await;
+        assert!(received.is_empty(), "{received:?}");
+        assert_eq!(written.len(), 2, "{written:?}");
+        assert!(written[0].contains("-32600"), "{written:?}");
+        assert_eq!(written[1], format!("{PARSE_ERROR}\n"));
+
+        let (received, written) = read_all(b"\n  \n").await;
+        assert!(
+            received.is_empty() && written.is_empty(),
+            "{received:?} {written:?}"
+        );
     }
 
     #[tokio::test]
