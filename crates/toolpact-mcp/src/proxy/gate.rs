@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 use toolpact::{Catalog, ChangeKind, LockFile, Registered, Registry, Target, Tool};
-use toolpact_lint::{Category, Severity};
+use toolpact_lint::{Category, Settings, Severity};
 
 /// A tool the client does not see, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +73,8 @@ pub(crate) struct Checked {
 pub(crate) struct Gate {
     lock: Mutex<Option<LockFile>>,
     lock_path: Option<String>,
+    /// The linter's settings, with the rules whose findings the gate would drop left out.
+    lint: Settings,
 }
 
 impl Gate {
@@ -93,6 +95,7 @@ impl Gate {
         Ok(Gate {
             lock: Mutex::new(lock),
             lock_path: options.lock.as_ref().map(|p| p.display().to_string()),
+            lint: acting_rules(options),
         })
     }
 
@@ -174,7 +177,7 @@ impl Gate {
                 }
             }
         }
-        for (i, reason, action) in lint_reasons(&out, origin, options) {
+        for (i, reason, action) in lint_reasons(&out, origin, &self.lint, options) {
             let Some((tool, _)) = &out[i] else { continue };
             let verdict = Verdict {
                 tool: tool.name.clone(),
@@ -302,10 +305,41 @@ impl Gate {
     }
 }
 
+/// The linter's settings for the gate: the configured ones, less every rule whose findings
+/// could not withhold or warn (a rule outside the security category, or any rule when
+/// `on_finding` is off, unless `on_finding_rules` names it). Their findings would be dropped
+/// anyway; running them would cost time and memory, the token-count rules most (the
+/// `o200k_base` tables they load take about 30 MiB).
+fn acting_rules(options: &ProxyOptions) -> Settings {
+    let mut settings = options.lint.clone();
+    let named = |code: &str, name: &str| {
+        options.on_finding_rules.contains_key(code) || options.on_finding_rules.contains_key(name)
+    };
+    let idle: Vec<String> = toolpact_lint::all_rules()
+        .iter()
+        .map(|rule| rule.meta())
+        .filter(|meta| {
+            let security =
+                meta.category == Category::Security && options.on_finding != OnFinding::Off;
+            !security && !named(meta.code, meta.name)
+        })
+        // By name: a code would also select the rules whose codes it begins.
+        .map(|meta| meta.name.to_owned())
+        .collect();
+    if !idle.is_empty()
+        && let Err(e) = settings.ignore(idle)
+    {
+        tracing::warn!("the linter runs every configured rule: {e}");
+        return options.lint.clone();
+    }
+    settings
+}
+
 /// The linter's findings that withhold or warn, per tool index: (index, reason, action).
 fn lint_reasons(
     tools: &[Option<(Tool, Value)>],
     origin: &str,
+    settings: &Settings,
     options: &ProxyOptions,
 ) -> Vec<(usize, String, OnFinding)> {
     let indices: Vec<usize> = (0..tools.len()).filter(|&i| tools[i].is_some()).collect();
@@ -327,7 +361,7 @@ fn lint_reasons(
             return Vec::new();
         }
     };
-    let report = toolpact_lint::check(&catalog, &options.lint);
+    let report = toolpact_lint::check(&catalog, settings);
     let mut by_tool: HashMap<usize, (Vec<String>, OnFinding)> = HashMap::new();
     for finding in &report.findings {
         let Some(position) = finding.tool_index else {
@@ -379,4 +413,67 @@ fn lint_reasons(
         .collect();
     out.sort_by_key(|(i, _, _)| *i);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(settings: &Settings, selector: &str) -> bool {
+        toolpact_lint::find_meta(selector).is_some_and(|meta| settings.is_enabled(meta))
+    }
+
+    #[test]
+    fn only_the_rules_whose_findings_act_run() {
+        let settings = acting_rules(&ProxyOptions::default());
+        assert!(runs(&settings, "TP510"), "a security rule");
+        assert!(!runs(&settings, "catalog-tokens"), "a token-count rule");
+        assert!(!runs(&settings, "TP402"));
+        for rule in toolpact_lint::all_rules() {
+            let meta = rule.meta();
+            if meta.enabled_by_default {
+                assert_eq!(
+                    settings.is_enabled(meta),
+                    meta.category == Category::Security,
+                    "{}",
+                    meta.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_rule_named_in_the_findings_table_runs() {
+        let mut options = ProxyOptions::default();
+        options
+            .on_finding_rules
+            .insert("catalog-tokens".to_owned(), OnFinding::Warn);
+        assert!(runs(&acting_rules(&options), "TP402"));
+        let mut options = ProxyOptions::default();
+        options
+            .on_finding_rules
+            .insert("TP402".to_owned(), OnFinding::Withhold);
+        assert!(runs(&acting_rules(&options), "catalog-tokens"));
+    }
+
+    #[test]
+    fn no_rule_runs_when_findings_are_off_and_none_is_named() {
+        let options = ProxyOptions {
+            on_finding: OnFinding::Off,
+            ..ProxyOptions::default()
+        };
+        let settings = acting_rules(&options);
+        assert!(
+            toolpact_lint::all_rules()
+                .iter()
+                .all(|rule| !settings.is_enabled(rule.meta()))
+        );
+    }
+
+    #[test]
+    fn a_rule_the_settings_ignore_stays_ignored() {
+        let mut options = ProxyOptions::default();
+        options.lint.ignore(vec!["TP510".to_owned()]).unwrap();
+        assert!(!runs(&acting_rules(&options), "TP510"));
+    }
 }

@@ -94,7 +94,9 @@ pub struct ProxyOptions {
     pub pin: bool,
     /// What happens to a tool that differs from the lock, or that the lock does not have.
     pub on_change: OnChange,
-    /// The linter's settings (`toolpact.toml`); the linter runs on every tool list.
+    /// The linter's settings (`toolpact.toml`); the linter runs on every tool list, with the
+    /// rules among these whose findings can act: the security rules (none when
+    /// `on_finding` is off) and the rules `on_finding_rules` names.
     pub lint: Settings,
     /// What happens to a tool with an error-level security finding.
     pub on_finding: OnFinding,
