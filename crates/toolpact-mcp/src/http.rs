@@ -21,6 +21,7 @@
 //!
 //! References: <https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning>.
 
+use crate::context::{REQUEST_STREAM_CAPACITY, RequestStream};
 use crate::error::ServeError;
 use crate::server::Server;
 use axum::Router;
@@ -31,7 +32,10 @@ use axum::response::{IntoResponse, Response};
 use futures::{Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use rmcp::model::{ClientJsonRpcMessage, ErrorData, JsonRpcError, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, ErrorData, GetExtensions, JsonRpcError,
+    ServerJsonRpcMessage, ServerNotification,
+};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
 };
@@ -45,8 +49,9 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
 
 /// The path the MCP endpoint is served at.
@@ -589,9 +594,28 @@ impl SessionManager for TrackedSessions {
     async fn create_stream(
         &self,
         id: &SessionId,
-        message: ClientJsonRpcMessage,
+        mut message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        // A call's notifications ride its own stream (see `RequestStream`); other requests send
+        // none, and do without the channel.
+        let call_stream = match &mut message {
+            ClientJsonRpcMessage::Request(request)
+                if matches!(request.request, ClientRequest::CallToolRequest(_)) =>
+            {
+                let (sender, receiver) = mpsc::channel(REQUEST_STREAM_CAPACITY);
+                request
+                    .request
+                    .extensions_mut()
+                    .insert(RequestStream(sender));
+                Some(receiver)
+            }
+            _ => None,
+        };
         let stream = self.inner.create_stream(id, message).await?;
+        let stream = match call_stream {
+            Some(notifications) => notifications_first(notifications, stream).left_stream(),
+            None => stream.right_stream(),
+        };
         Ok(self.tracked(id, stream))
     }
 
@@ -631,6 +655,34 @@ impl SessionManager for TrackedSessions {
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
         self.inner.event_store()
     }
+}
+
+/// The stream answering a call: the notifications its handler sends, each written as soon as
+/// it is sent and before anything the session writes after it, then the session's messages
+/// (requests to the client, the answer). The stream ends with the session's: notifications
+/// sent after the answer have nothing left to be about.
+fn notifications_first<S>(
+    mut notifications: mpsc::Receiver<ServerNotification>,
+    mut session: S,
+) -> impl Stream<Item = ServerSseMessage>
+where
+    S: Stream<Item = ServerSseMessage> + Unpin,
+{
+    let mut open = true;
+    futures::stream::poll_fn(move |cx| {
+        if open {
+            match notifications.poll_recv(cx) {
+                Poll::Ready(Some(notification)) => {
+                    return Poll::Ready(Some(ServerSseMessage::from_message(
+                        ServerJsonRpcMessage::notification(notification),
+                    )));
+                }
+                Poll::Ready(None) => open = false,
+                Poll::Pending => {}
+            }
+        }
+        session.poll_next_unpin(cx)
+    })
 }
 
 /// What every request is checked against before it reaches the session.

@@ -16,7 +16,7 @@
 // define them, and clients of those revisions use them.
 #![allow(deprecated)]
 
-use crate::context::{Session, SessionClient};
+use crate::context::{RequestStream, Session, SessionClient};
 use crate::convert;
 use crate::error::ServeError;
 use crate::prompts::{Prompt, complete};
@@ -558,6 +558,7 @@ impl ServerHandler for Handler {
         options.client = Some(Arc::new(SessionClient::new(
             context.peer.clone(),
             Arc::clone(&self.session),
+            context.extensions.get::<RequestStream>().cloned(),
         )));
         // The handler runs in this task, so that the requests it sends the client (sampling,
         // elicitation) ride this request's stream. A `notifications/cancelled` sets its
