@@ -15,6 +15,7 @@
 // define them, and clients of those revisions use them.
 #![allow(deprecated)]
 
+use futures::channel::mpsc;
 use futures::future::BoxFuture;
 use rmcp::model::{
     ClientCapabilities, CreateMessageRequest, ElicitRequest, ErrorData, ServerNotification,
@@ -25,7 +26,6 @@ use rmcp::{RoleServer, model::Notification};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
-use tokio::sync::mpsc;
 use toolpact::{
     ClientPeer, ClientRequestError, Content, ElicitationAction, ElicitationRequest,
     ElicitationResult, LogLevel, Progress, Role, SamplingRequest, SamplingResult,
@@ -76,7 +76,8 @@ impl Session {
 }
 
 /// How many notifications of a call may wait for its SSE stream before the handler that
-/// sends them waits too.
+/// sends them waits too. (futures' channel rather than tokio's: it allocates nothing per
+/// message slot up front, and most calls send no notification at all.)
 pub(crate) const REQUEST_STREAM_CAPACITY: usize = 32;
 
 /// The SSE stream answering one HTTP request, found in the request's extensions: what is sent
@@ -118,11 +119,16 @@ impl SessionClient {
         let stream = self.stream.clone();
         Box::pin(async move {
             let notification = match stream {
-                Some(RequestStream(stream)) => match stream.send(notification).await {
-                    Ok(()) => return Ok(()),
-                    // The client left the stream (to resume it later, say).
-                    Err(mpsc::error::SendError(notification)) => notification,
-                },
+                Some(RequestStream(mut stream)) => {
+                    // Waiting for room first, `try_send` then either takes the notification or
+                    // gives it back: the client left the stream (to resume it later, say), and
+                    // the session keeps what it sends for a client that comes back.
+                    let _ = futures::future::poll_fn(|cx| stream.poll_ready(cx)).await;
+                    match stream.try_send(notification) {
+                        Ok(()) => return Ok(()),
+                        Err(refused) => refused.into_inner(),
+                    }
+                }
                 None => notification,
             };
             peer.send_notification(notification)

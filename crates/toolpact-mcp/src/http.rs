@@ -29,6 +29,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use futures::channel::mpsc;
 use futures::{Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
@@ -51,7 +52,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::{Duration, Instant};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 /// The path the MCP endpoint is served at.
@@ -671,7 +672,7 @@ where
     let mut open = true;
     futures::stream::poll_fn(move |cx| {
         if open {
-            match notifications.poll_recv(cx) {
+            match notifications.poll_next_unpin(cx) {
                 Poll::Ready(Some(notification)) => {
                     return Poll::Ready(Some(ServerSseMessage::from_message(
                         ServerJsonRpcMessage::notification(notification),
