@@ -49,10 +49,12 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::task::Poll;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 /// The path the MCP endpoint is served at.
@@ -264,9 +266,10 @@ impl HttpServer {
             session_idle_timeout,
             stop.clone(),
         ));
-        // hyper's own header timeout re-arms a timer for every request, which costs about a
-        // tenth of the throughput; the first request's headers are timed here instead, once per
-        // connection.
+        // hyper's own header timeout arms a new timer for every request, which costs about a
+        // tenth of the throughput. Here each connection has one timer, which wakes once per
+        // timeout at most and reads the connection's `HeadClock`: the clock costs a request
+        // two atomic stores and a reading of the monotonic clock.
         let http1 = hyper::server::conn::http1::Builder::new();
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
         let pending = Arc::new(Semaphore::new(max_pending_connections));
@@ -294,35 +297,53 @@ impl HttpServer {
             if let Err(e) = stream.set_nodelay(true) {
                 tracing::debug!("cannot set TCP_NODELAY: {e}");
             }
-            // The permit is given back once the first request's headers are read (or the
-            // connection ends).
-            let permit = Arc::new(Mutex::new(Some(permit)));
-            let waiting = Arc::clone(&permit);
+            let clock = Arc::new(HeadClock::new(permit));
             let router = router.clone();
+            let answering = Arc::clone(&clock);
             let service = hyper::service::service_fn(move |request: http::Request<_>| {
-                if let Ok(mut permit) = permit.lock() {
-                    permit.take();
-                }
+                let answer = answering.head_read();
                 let mut router = router.clone();
-                async move { tower_service::Service::call(&mut router, request.map(Body::new)).await }
+                async move {
+                    let response =
+                        tower_service::Service::call(&mut router, request.map(Body::new)).await;
+                    response.map(|response| {
+                        response.map(|body| Answer {
+                            body,
+                            _answer: answer,
+                        })
+                    })
+                }
             });
-            let connection = graceful
-                .watch(http1.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+            let io = Watched {
+                stream,
+                clock: Arc::clone(&clock),
+            };
+            let connection =
+                graceful.watch(http1.serve_connection(hyper_util::rt::TokioIo::new(io), service));
             tokio::spawn(async move {
                 tokio::pin!(connection);
-                let ended = tokio::select! {
-                    ended = &mut connection => ended,
-                    () = tokio::time::sleep(header_read_timeout) => {
-                        let still_waiting = waiting.lock().map_or(true, |p| p.is_some());
-                        if still_waiting {
-                            tracing::debug!("closed a connection whose first request did not arrive in time");
+                let mut wake = tokio::time::Instant::now() + header_read_timeout;
+                loop {
+                    tokio::select! {
+                        ended = &mut connection => {
+                            if let Err(e) = ended {
+                                tracing::debug!("connection ended: {e}");
+                            }
                             return;
                         }
-                        connection.await
+                        () = tokio::time::sleep_until(wake) => {
+                            match clock.head_since() {
+                                Some(since) if since.elapsed() >= header_read_timeout => {
+                                    tracing::debug!("closed a connection whose request headers did not arrive in time");
+                                    return;
+                                }
+                                Some(since) => {
+                                    wake = tokio::time::Instant::from_std(since + header_read_timeout);
+                                }
+                                None => wake = tokio::time::Instant::now() + header_read_timeout,
+                            }
+                        }
                     }
-                };
-                if let Err(e) = ended {
-                    tracing::debug!("connection ended: {e}");
                 }
             });
         }
@@ -334,6 +355,156 @@ impl HttpServer {
             () = tokio::time::sleep(STOP_GRACE) => {}
         }
         Ok(())
+    }
+}
+
+/// Whether the headers of a request are being read on one connection, and since when: read by
+/// the connection's timer, which closes the connection once they have taken longer than the
+/// header-read timeout. A head is being read from the connection's start until its first
+/// request arrives, and from the first byte that arrives while no request is being answered
+/// until that request's headers are read whole.
+struct HeadClock {
+    start: Instant,
+    /// Milliseconds from `start` to the first byte of the head being read, plus one; 0 while
+    /// no head is being read.
+    head_since: AtomicU64,
+    /// Requests whose answer is not yet written whole: bytes arriving meanwhile (a pipelined
+    /// request, the end of a body) start no head.
+    answering: AtomicUsize,
+    /// The place among the connections still waiting for their first request, given back when
+    /// it arrives.
+    pending: Mutex<Option<OwnedSemaphorePermit>>,
+    first_arrived: AtomicBool,
+}
+
+impl HeadClock {
+    fn new(pending: OwnedSemaphorePermit) -> HeadClock {
+        HeadClock {
+            start: Instant::now(),
+            head_since: AtomicU64::new(1),
+            answering: AtomicUsize::new(0),
+            pending: Mutex::new(Some(pending)),
+            first_arrived: AtomicBool::new(false),
+        }
+    }
+
+    /// Bytes arrived: they start a head unless one is being read or a request answered.
+    fn bytes_arrived(&self) {
+        if self.head_since.load(Ordering::Relaxed) == 0
+            && self.answering.load(Ordering::Relaxed) == 0
+        {
+            let since = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX - 1);
+            self.head_since.store(since + 1, Ordering::Relaxed);
+        }
+    }
+
+    /// A request's headers are read whole; it is being answered until the returned guard is
+    /// dropped with the answer's body.
+    fn head_read(self: &Arc<Self>) -> Answering {
+        self.answering.fetch_add(1, Ordering::Relaxed);
+        self.head_since.store(0, Ordering::Relaxed);
+        if !self.first_arrived.load(Ordering::Relaxed) {
+            self.first_arrived.store(true, Ordering::Relaxed);
+            if let Ok(mut pending) = self.pending.lock() {
+                pending.take();
+            }
+        }
+        Answering(Arc::clone(self))
+    }
+
+    /// When the head being read started, if one is.
+    fn head_since(&self) -> Option<Instant> {
+        match self.head_since.load(Ordering::Relaxed) {
+            0 => None,
+            millis => Some(self.start + Duration::from_millis(millis - 1)),
+        }
+    }
+}
+
+/// A request being answered; dropped with its answer's body.
+struct Answering(Arc<HeadClock>);
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.answering.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// An answer's body, which counts its request answered until it is written whole (or dropped).
+struct Answer {
+    body: Body,
+    _answer: Answering,
+}
+
+impl hyper::body::Body for Answer {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// A connection's socket, which tells its [`HeadClock`] when bytes arrive.
+struct Watched {
+    stream: tokio::net::TcpStream,
+    clock: Arc<HeadClock>,
+}
+
+impl tokio::io::AsyncRead for Watched {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let read = Pin::new(&mut this.stream).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            this.clock.bytes_arrived();
+        }
+        read
+    }
+}
+
+impl tokio::io::AsyncWrite for Watched {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
     }
 }
 
