@@ -7,8 +7,9 @@
 //!
 //! Connections are served by hyper directly: `TCP_NODELAY` on every accepted connection (without
 //! it, Nagle's algorithm holds the end of each reply until the client's delayed ACK, about
-//! 40 ms a call), a time limit on reading the first request's headers, and a bound on the
-//! connections whose first request has not arrived whole.
+//! 40 ms a call), a time limit on reading the headers of every request of a connection (from
+//! its first byte; an idle kept-alive connection is not timed), and a bound on the connections
+//! whose first request has not arrived whole.
 //!
 //! The session itself (SSE streams, `Mcp-Session-Id`, `MCP-Protocol-Version`, stateless
 //! 2026-07-28 requests) is rmcp's `StreamableHttpService`; the checks here run in front of it.
@@ -70,7 +71,7 @@ pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// How many sessions may be open at once unless [`HttpOptions::max_sessions`] says otherwise.
 pub const DEFAULT_MAX_SESSIONS: usize = 1024;
 
-/// How long a client may take to send the first request's headers unless
+/// How long a client may take to send a request's headers unless
 /// [`HttpOptions::header_read_timeout`] says otherwise: 10 seconds.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -115,8 +116,9 @@ pub struct HttpOptions {
     /// How many sessions may be open at once; beyond, `initialize` gets 503 with
     /// `Retry-After`.
     pub max_sessions: usize,
-    /// How long a client may take to send the headers of the first request on a connection;
-    /// the connection is closed after that.
+    /// How long a client may take to send the headers of a request, from the connection's start
+    /// for the first request and from the request's first byte for the next ones on a kept-alive
+    /// connection; the connection is closed after that.
     pub header_read_timeout: Duration,
     /// How many accepted connections may be waiting for their first request at once; further
     /// connections wait to be accepted until one of them sends its request or times out.

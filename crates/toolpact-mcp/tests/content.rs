@@ -338,7 +338,12 @@ async fn a_listen_stream_hears_what_its_filter_accepted_until_it_is_closed() {
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status().as_u16(), 200, "{:?}", response.text().await);
+    assert_eq!(
+        response.status().as_u16(),
+        200,
+        "{:?}",
+        response.text().await
+    );
     let mut events = Events {
         response,
         buffer: String::new(),
