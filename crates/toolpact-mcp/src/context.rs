@@ -2,6 +2,11 @@
 //! [`ClientPeer`] over rmcp's peer of one session, and [`Session`] holds what a session
 //! remembers between requests (the log level the client set, the resources it subscribed to).
 //!
+//! Over Streamable HTTP with a session, the notifications a call sends (progress, log
+//! messages) go to the SSE stream that answers the call's `POST`, as the transport asks of
+//! messages related to a request: rmcp's session routes progress there by its token, but every
+//! other notification to the standalone `GET` stream, so they take a [`RequestStream`] instead.
+//!
 //! rmcp's request and result types are reached through their JSON form, so toolpact's types
 //! stay free of rmcp and a field rmcp adds does not break the conversion.
 
@@ -10,6 +15,7 @@
 // define them, and clients of those revisions use them.
 #![allow(deprecated)]
 
+use futures::channel::mpsc;
 use futures::future::BoxFuture;
 use rmcp::model::{
     ClientCapabilities, CreateMessageRequest, ElicitRequest, ErrorData, ServerNotification,
@@ -69,15 +75,66 @@ impl Session {
     }
 }
 
+/// How many notifications of a call may wait for its SSE stream before the handler that
+/// sends them waits too. (futures' channel rather than tokio's: it allocates nothing per
+/// message slot up front, and most calls send no notification at all.)
+pub(crate) const REQUEST_STREAM_CAPACITY: usize = 32;
+
+/// The SSE stream answering one HTTP request, found in the request's extensions: what is sent
+/// here is written to that stream, ahead of the messages rmcp's session writes to it, so that a
+/// notification reaches the client before the answer that follows it.
+#[derive(Debug, Clone)]
+pub(crate) struct RequestStream(pub(crate) mpsc::Sender<ServerNotification>);
+
 /// The client of one session, for the handlers of the calls it makes.
 pub(crate) struct SessionClient {
     peer: Peer<RoleServer>,
     session: Arc<Session>,
+    stream: Option<RequestStream>,
 }
 
 impl SessionClient {
-    pub(crate) fn new(peer: Peer<RoleServer>, session: Arc<Session>) -> Self {
-        SessionClient { peer, session }
+    /// The client as the handler of one request reaches it; `stream` is the SSE stream of the
+    /// HTTP request that carried the call, if there is one besides rmcp's own.
+    pub(crate) fn new(
+        peer: Peer<RoleServer>,
+        session: Arc<Session>,
+        stream: Option<RequestStream>,
+    ) -> Self {
+        SessionClient {
+            peer,
+            session,
+            stream,
+        }
+    }
+
+    /// Sends a notification about the call: on the call's own stream while it is open, else
+    /// through the session (which routes progress to the call's stream, or keeps it for a
+    /// client that resumes the stream, and everything else to the standalone stream).
+    fn notify(
+        &self,
+        notification: ServerNotification,
+    ) -> BoxFuture<'static, Result<(), ClientRequestError>> {
+        let peer = self.peer.clone();
+        let stream = self.stream.clone();
+        Box::pin(async move {
+            let notification = match stream {
+                Some(RequestStream(mut stream)) => {
+                    // Waiting for room first, `try_send` then either takes the notification or
+                    // gives it back: the client left the stream (to resume it later, say), and
+                    // the session keeps what it sends for a client that comes back.
+                    let _ = futures::future::poll_fn(|cx| stream.poll_ready(cx)).await;
+                    match stream.try_send(notification) {
+                        Ok(()) => return Ok(()),
+                        Err(refused) => refused.into_inner(),
+                    }
+                }
+                None => notification,
+            };
+            peer.send_notification(notification)
+                .await
+                .map_err(service_error)
+        })
     }
 
     /// The capabilities the client declared, when it initialized this session.
@@ -130,20 +187,21 @@ impl ClientPeer for SessionClient {
         token: Value,
         progress: Progress,
     ) -> BoxFuture<'static, Result<(), ClientRequestError>> {
-        let peer = self.peer.clone();
-        Box::pin(async move {
-            let mut params = Map::new();
-            params.insert("progressToken".into(), token);
-            params.insert("progress".into(), json!(progress.progress));
-            if let Some(total) = progress.total {
-                params.insert("total".into(), json!(total));
-            }
-            if let Some(message) = progress.message {
-                params.insert("message".into(), json!(message));
-            }
-            let params = from_json(Value::Object(params))?;
-            peer.notify_progress(params).await.map_err(service_error)
-        })
+        let mut params = Map::new();
+        params.insert("progressToken".into(), token);
+        params.insert("progress".into(), json!(progress.progress));
+        if let Some(total) = progress.total {
+            params.insert("total".into(), json!(total));
+        }
+        if let Some(message) = progress.message {
+            params.insert("message".into(), json!(message));
+        }
+        match from_json(Value::Object(params)) {
+            Ok(params) => self.notify(ServerNotification::ProgressNotification(Notification::new(
+                params,
+            ))),
+            Err(e) => Box::pin(async { Err(e) }),
+        }
     }
 
     fn log(
@@ -155,19 +213,16 @@ impl ClientPeer for SessionClient {
         if !self.session.logs(level) {
             return Box::pin(async { Ok(()) });
         }
-        let peer = self.peer.clone();
-        Box::pin(async move {
-            let mut params = json!({"level": level.as_str(), "data": data});
-            if let Some(logger) = logger {
-                params["logger"] = json!(logger);
-            }
-            let notification = ServerNotification::LoggingMessageNotification(Notification::new(
-                from_json(params)?,
-            ));
-            peer.send_notification(notification)
-                .await
-                .map_err(service_error)
-        })
+        let mut params = json!({"level": level.as_str(), "data": data});
+        if let Some(logger) = logger {
+            params["logger"] = json!(logger);
+        }
+        match from_json(params) {
+            Ok(params) => self.notify(ServerNotification::LoggingMessageNotification(
+                Notification::new(params),
+            )),
+            Err(e) => Box::pin(async { Err(e) }),
+        }
     }
 
     fn create_message(

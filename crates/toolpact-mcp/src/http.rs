@@ -7,8 +7,9 @@
 //!
 //! Connections are served by hyper directly: `TCP_NODELAY` on every accepted connection (without
 //! it, Nagle's algorithm holds the end of each reply until the client's delayed ACK, about
-//! 40 ms a call), a time limit on reading the first request's headers, and a bound on the
-//! connections whose first request has not arrived whole.
+//! 40 ms a call), a time limit on reading the headers of every request of a connection (from
+//! its first byte; an idle kept-alive connection is not timed), and a bound on the connections
+//! whose first request has not arrived whole.
 //!
 //! The session itself (SSE streams, `Mcp-Session-Id`, `MCP-Protocol-Version`, stateless
 //! 2026-07-28 requests) is rmcp's `StreamableHttpService`; the checks here run in front of it.
@@ -21,6 +22,7 @@
 //!
 //! References: <https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning>.
 
+use crate::context::{REQUEST_STREAM_CAPACITY, RequestStream};
 use crate::error::ServeError;
 use crate::server::Server;
 use axum::Router;
@@ -28,10 +30,14 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use futures::channel::mpsc;
 use futures::{Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use rmcp::model::{ClientJsonRpcMessage, ErrorData, JsonRpcError, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, ErrorData, GetExtensions, JsonRpcError,
+    ServerJsonRpcMessage, ServerNotification,
+};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
 };
@@ -44,9 +50,12 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 /// The path the MCP endpoint is served at.
@@ -62,7 +71,7 @@ pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// How many sessions may be open at once unless [`HttpOptions::max_sessions`] says otherwise.
 pub const DEFAULT_MAX_SESSIONS: usize = 1024;
 
-/// How long a client may take to send the first request's headers unless
+/// How long a client may take to send a request's headers unless
 /// [`HttpOptions::header_read_timeout`] says otherwise: 10 seconds.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -107,8 +116,9 @@ pub struct HttpOptions {
     /// How many sessions may be open at once; beyond, `initialize` gets 503 with
     /// `Retry-After`.
     pub max_sessions: usize,
-    /// How long a client may take to send the headers of the first request on a connection;
-    /// the connection is closed after that.
+    /// How long a client may take to send the headers of a request, from the connection's start
+    /// for the first request and from the request's first byte for the next ones on a kept-alive
+    /// connection; the connection is closed after that.
     pub header_read_timeout: Duration,
     /// How many accepted connections may be waiting for their first request at once; further
     /// connections wait to be accepted until one of them sends its request or times out.
@@ -258,9 +268,10 @@ impl HttpServer {
             session_idle_timeout,
             stop.clone(),
         ));
-        // hyper's own header timeout re-arms a timer for every request, which costs about a
-        // tenth of the throughput; the first request's headers are timed here instead, once per
-        // connection.
+        // hyper's own header timeout arms a new timer for every request, which costs about a
+        // tenth of the throughput. Here each connection has one timer, which wakes once per
+        // timeout at most and reads the connection's `HeadClock`: the clock costs a request
+        // two atomic stores and a reading of the monotonic clock.
         let http1 = hyper::server::conn::http1::Builder::new();
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
         let pending = Arc::new(Semaphore::new(max_pending_connections));
@@ -288,35 +299,53 @@ impl HttpServer {
             if let Err(e) = stream.set_nodelay(true) {
                 tracing::debug!("cannot set TCP_NODELAY: {e}");
             }
-            // The permit is given back once the first request's headers are read (or the
-            // connection ends).
-            let permit = Arc::new(Mutex::new(Some(permit)));
-            let waiting = Arc::clone(&permit);
+            let clock = Arc::new(HeadClock::new(permit));
             let router = router.clone();
+            let answering = Arc::clone(&clock);
             let service = hyper::service::service_fn(move |request: http::Request<_>| {
-                if let Ok(mut permit) = permit.lock() {
-                    permit.take();
-                }
+                let answer = answering.head_read();
                 let mut router = router.clone();
-                async move { tower_service::Service::call(&mut router, request.map(Body::new)).await }
+                async move {
+                    let response =
+                        tower_service::Service::call(&mut router, request.map(Body::new)).await;
+                    response.map(|response| {
+                        response.map(|body| Answer {
+                            body,
+                            _answer: answer,
+                        })
+                    })
+                }
             });
-            let connection = graceful
-                .watch(http1.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+            let io = Watched {
+                stream,
+                clock: Arc::clone(&clock),
+            };
+            let connection =
+                graceful.watch(http1.serve_connection(hyper_util::rt::TokioIo::new(io), service));
             tokio::spawn(async move {
                 tokio::pin!(connection);
-                let ended = tokio::select! {
-                    ended = &mut connection => ended,
-                    () = tokio::time::sleep(header_read_timeout) => {
-                        let still_waiting = waiting.lock().map_or(true, |p| p.is_some());
-                        if still_waiting {
-                            tracing::debug!("closed a connection whose first request did not arrive in time");
+                let mut wake = tokio::time::Instant::now() + header_read_timeout;
+                loop {
+                    tokio::select! {
+                        ended = &mut connection => {
+                            if let Err(e) = ended {
+                                tracing::debug!("connection ended: {e}");
+                            }
                             return;
                         }
-                        connection.await
+                        () = tokio::time::sleep_until(wake) => {
+                            match clock.head_since() {
+                                Some(since) if since.elapsed() >= header_read_timeout => {
+                                    tracing::debug!("closed a connection whose request headers did not arrive in time");
+                                    return;
+                                }
+                                Some(since) => {
+                                    wake = tokio::time::Instant::from_std(since + header_read_timeout);
+                                }
+                                None => wake = tokio::time::Instant::now() + header_read_timeout,
+                            }
+                        }
                     }
-                };
-                if let Err(e) = ended {
-                    tracing::debug!("connection ended: {e}");
                 }
             });
         }
@@ -328,6 +357,156 @@ impl HttpServer {
             () = tokio::time::sleep(STOP_GRACE) => {}
         }
         Ok(())
+    }
+}
+
+/// Whether the headers of a request are being read on one connection, and since when: read by
+/// the connection's timer, which closes the connection once they have taken longer than the
+/// header-read timeout. A head is being read from the connection's start until its first
+/// request arrives, and from the first byte that arrives while no request is being answered
+/// until that request's headers are read whole.
+struct HeadClock {
+    start: Instant,
+    /// Milliseconds from `start` to the first byte of the head being read, plus one; 0 while
+    /// no head is being read.
+    head_since: AtomicU64,
+    /// Requests whose answer is not yet written whole: bytes arriving meanwhile (a pipelined
+    /// request, the end of a body) start no head.
+    answering: AtomicUsize,
+    /// The place among the connections still waiting for their first request, given back when
+    /// it arrives.
+    pending: Mutex<Option<OwnedSemaphorePermit>>,
+    first_arrived: AtomicBool,
+}
+
+impl HeadClock {
+    fn new(pending: OwnedSemaphorePermit) -> HeadClock {
+        HeadClock {
+            start: Instant::now(),
+            head_since: AtomicU64::new(1),
+            answering: AtomicUsize::new(0),
+            pending: Mutex::new(Some(pending)),
+            first_arrived: AtomicBool::new(false),
+        }
+    }
+
+    /// Bytes arrived: they start a head unless one is being read or a request answered.
+    fn bytes_arrived(&self) {
+        if self.head_since.load(Ordering::Relaxed) == 0
+            && self.answering.load(Ordering::Relaxed) == 0
+        {
+            let since = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX - 1);
+            self.head_since.store(since + 1, Ordering::Relaxed);
+        }
+    }
+
+    /// A request's headers are read whole; it is being answered until the returned guard is
+    /// dropped with the answer's body.
+    fn head_read(self: &Arc<Self>) -> Answering {
+        self.answering.fetch_add(1, Ordering::Relaxed);
+        self.head_since.store(0, Ordering::Relaxed);
+        if !self.first_arrived.load(Ordering::Relaxed) {
+            self.first_arrived.store(true, Ordering::Relaxed);
+            if let Ok(mut pending) = self.pending.lock() {
+                pending.take();
+            }
+        }
+        Answering(Arc::clone(self))
+    }
+
+    /// When the head being read started, if one is.
+    fn head_since(&self) -> Option<Instant> {
+        match self.head_since.load(Ordering::Relaxed) {
+            0 => None,
+            millis => Some(self.start + Duration::from_millis(millis - 1)),
+        }
+    }
+}
+
+/// A request being answered; dropped with its answer's body.
+struct Answering(Arc<HeadClock>);
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.answering.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// An answer's body, which counts its request answered until it is written whole (or dropped).
+struct Answer {
+    body: Body,
+    _answer: Answering,
+}
+
+impl hyper::body::Body for Answer {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// A connection's socket, which tells its [`HeadClock`] when bytes arrive.
+struct Watched {
+    stream: tokio::net::TcpStream,
+    clock: Arc<HeadClock>,
+}
+
+impl tokio::io::AsyncRead for Watched {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let read = Pin::new(&mut this.stream).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            this.clock.bytes_arrived();
+        }
+        read
+    }
+}
+
+impl tokio::io::AsyncWrite for Watched {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
     }
 }
 
@@ -589,9 +768,28 @@ impl SessionManager for TrackedSessions {
     async fn create_stream(
         &self,
         id: &SessionId,
-        message: ClientJsonRpcMessage,
+        mut message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        // A call's notifications ride its own stream (see `RequestStream`); other requests send
+        // none, and do without the channel.
+        let call_stream = match &mut message {
+            ClientJsonRpcMessage::Request(request)
+                if matches!(request.request, ClientRequest::CallToolRequest(_)) =>
+            {
+                let (sender, receiver) = mpsc::channel(REQUEST_STREAM_CAPACITY);
+                request
+                    .request
+                    .extensions_mut()
+                    .insert(RequestStream(sender));
+                Some(receiver)
+            }
+            _ => None,
+        };
         let stream = self.inner.create_stream(id, message).await?;
+        let stream = match call_stream {
+            Some(notifications) => notifications_first(notifications, stream).left_stream(),
+            None => stream.right_stream(),
+        };
         Ok(self.tracked(id, stream))
     }
 
@@ -631,6 +829,34 @@ impl SessionManager for TrackedSessions {
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
         self.inner.event_store()
     }
+}
+
+/// The stream answering a call: the notifications its handler sends, each written as soon as
+/// it is sent and before anything the session writes after it, then the session's messages
+/// (requests to the client, the answer). The stream ends with the session's: notifications
+/// sent after the answer have nothing left to be about.
+fn notifications_first<S>(
+    mut notifications: mpsc::Receiver<ServerNotification>,
+    mut session: S,
+) -> impl Stream<Item = ServerSseMessage>
+where
+    S: Stream<Item = ServerSseMessage> + Unpin,
+{
+    let mut open = true;
+    futures::stream::poll_fn(move |cx| {
+        if open {
+            match notifications.poll_next_unpin(cx) {
+                Poll::Ready(Some(notification)) => {
+                    return Poll::Ready(Some(ServerSseMessage::from_message(
+                        ServerJsonRpcMessage::notification(notification),
+                    )));
+                }
+                Poll::Ready(None) => open = false,
+                Poll::Pending => {}
+            }
+        }
+        session.poll_next_unpin(cx)
+    })
 }
 
 /// What every request is checked against before it reaches the session.

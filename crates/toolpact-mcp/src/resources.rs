@@ -3,12 +3,13 @@
 //! (RFC 6570 level 1, `test://items/{id}`) read by a function of those variables; and
 //! [`Resources`], the handle that changes the fixed ones while the server runs and tells the
 //! connected clients (`notifications/resources/list_changed`, `notifications/resources/updated`
-//! to those subscribed).
+//! to those subscribed): the sessions of the revisions up to 2025-11-25, and the
+//! `subscriptions/listen` streams of 2026-07-28, each told what its filter accepted.
 
 use crate::context::Session;
 use rmcp::RoleServer;
 use rmcp::model::ResourceUpdatedNotificationParam;
-use rmcp::service::Peer;
+use rmcp::service::{Peer, SubscriptionSink};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -236,6 +237,8 @@ struct Connected {
 pub struct Resources {
     list: Arc<RwLock<Vec<Resource>>>,
     clients: Arc<Mutex<Vec<Connected>>>,
+    /// The open `subscriptions/listen` streams.
+    listeners: Arc<Mutex<Vec<Arc<SubscriptionSink>>>>,
 }
 
 impl fmt::Debug for Resources {
@@ -300,6 +303,17 @@ impl Resources {
                 told += 1;
             }
         }
+        let listeners = self.listeners(|sink| {
+            sink.accepted()
+                .resource_subscriptions
+                .as_ref()
+                .is_some_and(|uris| uris.iter().any(|u| u == uri))
+        });
+        for sink in listeners {
+            if sink.notify_resource_updated(uri).await.is_ok() {
+                told += 1;
+            }
+        }
         told
     }
 
@@ -310,7 +324,39 @@ impl Resources {
                 told += 1;
             }
         }
+        for sink in self.listeners(|sink| sink.accepted().resources_list_changed == Some(true)) {
+            if sink.notify_resource_list_changed().await.is_ok() {
+                told += 1;
+            }
+        }
         told
+    }
+
+    /// The open `subscriptions/listen` streams `keep` selects.
+    fn listeners(&self, keep: impl Fn(&SubscriptionSink) -> bool) -> Vec<Arc<SubscriptionSink>> {
+        self.listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter(|sink| keep(sink))
+            .cloned()
+            .collect()
+    }
+
+    /// Records an open `subscriptions/listen` stream, until [`Resources::stop_listening`].
+    pub(crate) fn listen(&self, sink: &Arc<SubscriptionSink>) {
+        self.listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Arc::clone(sink));
+    }
+
+    /// Forgets a `subscriptions/listen` stream that ended.
+    pub(crate) fn stop_listening(&self, sink: &Arc<SubscriptionSink>) {
+        self.listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|s| !Arc::ptr_eq(s, sink));
     }
 
     /// The peers of the live sessions `keep` selects; forgets the sessions that ended.

@@ -3,7 +3,8 @@
 //! which rmcp alone does not do), with the handler reaching the client through its
 //! [`CallContext`](toolpact::CallContext) (progress, log messages, sampling, elicitation,
 //! cancellation); prompts with checked arguments, resources (text and binary, fixed or from
-//! URI templates, with subscriptions), completions, and `logging/setLevel`.
+//! URI templates, with subscriptions: `resources/subscribe` up to 2025-11-25,
+//! `subscriptions/listen` from 2026-07-28), completions, and `logging/setLevel`.
 //!
 //! JSON-RPC framing, the `initialize` handshake, protocol-version negotiation and the
 //! per-version shape of results (`resultType`, cache hints) are rmcp's; this module supplies
@@ -16,7 +17,7 @@
 // define them, and clients of those revisions use them.
 #![allow(deprecated)]
 
-use crate::context::{Session, SessionClient};
+use crate::context::{RequestStream, Session, SessionClient};
 use crate::convert;
 use crate::error::ServeError;
 use crate::prompts::{Prompt, complete};
@@ -28,10 +29,10 @@ use rmcp::model::{
     Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, PromptsCapability, ProtocolVersion,
     ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool as RmcpTool,
-    UnsubscribeRequestParams,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+    Tool as RmcpTool, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 use std::any::Any;
@@ -292,6 +293,7 @@ impl Server {
                 listed_prompts: self.prompts.iter().map(Prompt::listed).collect(),
                 resources: self.resources,
                 has_resources,
+                live_resources: self.live_resources,
                 templates: self.templates,
                 prompts: self.prompts,
                 info,
@@ -309,6 +311,8 @@ struct Shared {
     tools: Vec<RmcpTool>,
     resources: Resources,
     has_resources: bool,
+    /// Whether resources may be added and removed while the server runs (`listChanged`).
+    live_resources: bool,
     templates: Vec<ResourceTemplate>,
     listed_templates: Vec<Value>,
     prompts: Vec<Prompt>,
@@ -413,7 +417,7 @@ fn no_resources(method: &str) -> ErrorData {
 /// The methods a client may send, each with the fields its params must have. A request for
 /// one of them that reaches [`ServerHandler::on_custom_request`] had params rmcp could not
 /// read.
-const KNOWN_METHODS: [(&str, &[&str]); 13] = [
+const KNOWN_METHODS: [(&str, &[&str]); 14] = [
     (
         "initialize",
         &["protocolVersion", "capabilities", "clientInfo"],
@@ -430,6 +434,7 @@ const KNOWN_METHODS: [(&str, &[&str]); 13] = [
     ("prompts/get", &["name"]),
     ("completion/complete", &["ref", "argument"]),
     ("logging/setLevel", &["level"]),
+    ("subscriptions/listen", &["notifications"]),
 ];
 
 /// Why the params of a known method could not be read: what a `-32602` error says.
@@ -558,6 +563,7 @@ impl ServerHandler for Handler {
         options.client = Some(Arc::new(SessionClient::new(
             context.peer.clone(),
             Arc::clone(&self.session),
+            context.extensions.get::<RequestStream>().cloned(),
         )));
         // The handler runs in this task, so that the requests it sends the client (sampling,
         // elicitation) ride this request's stream. A `notifications/cancelled` sets its
@@ -792,6 +798,40 @@ impl ServerHandler for Handler {
             return Err(no_resources("resources/unsubscribe"));
         }
         self.session.subscribe(&request.uri, false);
+        Ok(())
+    }
+
+    /// What a `subscriptions/listen` stream (2026-07-28) may carry: resource list changes when
+    /// resources can change while the server runs, and updates of the requested resources the
+    /// server has. Tools and prompts are fixed once the server runs, so their lists never
+    /// change.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = SubscriptionFilter::new();
+        if self.shared.live_resources && requested.resources_list_changed == Some(true) {
+            accepted.resources_list_changed = Some(true);
+        }
+        if self.shared.has_resources() {
+            accepted.resource_subscriptions =
+                requested.resource_subscriptions.as_ref().map(|uris| {
+                    uris.iter()
+                        .filter(|uri| self.shared.knows_resource(uri))
+                        .cloned()
+                        .collect()
+                });
+        }
+        Some(accepted)
+    }
+
+    /// Runs one `subscriptions/listen` stream: rmcp has acknowledged what it accepted; the
+    /// stream is told of changes until the client cancels it or the server stops.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let sink = Arc::new(context.sink().clone());
+        self.shared.resources.listen(&sink);
+        context.cancelled().await;
+        self.shared.resources.stop_listening(&sink);
         Ok(())
     }
 

@@ -268,3 +268,127 @@ async fn clients_hear_of_added_resources_and_of_updates_they_subscribed_to() {
     pipe.close().await;
     assert_eq!(resources.updated("test://items/7").await, 0);
 }
+
+/// The events of an SSE response as they arrive, one JSON-RPC message at a time.
+struct Events {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl Events {
+    async fn next(&mut self) -> Value {
+        loop {
+            while let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                let data: String = event
+                    .lines()
+                    .filter_map(|line| line.strip_prefix("data:"))
+                    .map(str::trim)
+                    .collect();
+                if !data.is_empty() {
+                    return serde_json::from_str(&data).unwrap();
+                }
+            }
+            let chunk =
+                tokio::time::timeout(std::time::Duration::from_secs(10), self.response.chunk())
+                    .await
+                    .expect("an event within 10 s")
+                    .unwrap()
+                    .expect("the stream is still open");
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_listen_stream_hears_what_its_filter_accepted_until_it_is_closed() {
+    let mut server = server();
+    let resources = server.resources();
+    let options = toolpact_mcp::HttpOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        ..toolpact_mcp::HttpOptions::default()
+    };
+    let http = server.bind_http(options).await.unwrap();
+    let url = http.url();
+    let task = tokio::spawn(http.serve_until(std::future::pending()));
+    // 2026-07-28: no session; the request carries its version, and the stream is its answer.
+    let listen = json!({
+        "jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
+        "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"}
+            },
+            "notifications": {
+                "toolsListChanged": true,
+                "resourcesListChanged": true,
+                "resourceSubscriptions": ["test://items/7", "test://nowhere"]
+            }
+        }
+    });
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let response = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "subscriptions/listen")
+        .body(listen.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status().as_u16(),
+        200,
+        "{:?}",
+        response.text().await
+    );
+    let mut events = Events {
+        response,
+        buffer: String::new(),
+    };
+    let acknowledged = events.next().await;
+    assert_eq!(
+        acknowledged["method"], "notifications/subscriptions/acknowledged",
+        "{acknowledged}"
+    );
+    // The tool list never changes, and test://nowhere is no resource of the server.
+    assert_eq!(
+        acknowledged["params"]["notifications"],
+        json!({"resourcesListChanged": true, "resourceSubscriptions": ["test://items/7"]})
+    );
+    assert_eq!(
+        acknowledged["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "listen-1"
+    );
+
+    assert_eq!(resources.updated("test://items/8").await, 0, "not accepted");
+    assert_eq!(resources.updated("test://items/7").await, 1);
+    let updated = events.next().await;
+    assert_eq!(updated["method"], "notifications/resources/updated");
+    assert_eq!(updated["params"]["uri"], "test://items/7");
+    assert_eq!(
+        updated["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "listen-1"
+    );
+    let added = Resource::text("test://new", "new", "text/plain", "fresh");
+    assert_eq!(resources.add(added).await, 1);
+    assert_eq!(
+        events.next().await["method"],
+        "notifications/resources/list_changed"
+    );
+
+    // Closing the stream ends the subscription: nobody is told any more.
+    drop(events);
+    let mut told = 1;
+    for _ in 0..100 {
+        told = resources.updated("test://items/7").await;
+        if told == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(told, 0, "the closed stream is still told");
+    task.abort();
+}

@@ -265,3 +265,73 @@ async fn over_http_progress_rides_the_calls_stream_with_its_answer() {
     assert_eq!(answer["id"], 4);
     assert_eq!(answer["result"]["content"][0]["text"], "3");
 }
+
+/// The notifications of a call as the client sees them on the call's stream, in order:
+/// `log:<level>` and `progress:<n>`, then `answer`.
+fn call_stream(messages: &[Value]) -> Vec<String> {
+    messages
+        .iter()
+        .map(|m| match m["method"].as_str() {
+            Some("notifications/message") => {
+                format!("log:{}", m["params"]["level"].as_str().unwrap())
+            }
+            Some("notifications/progress") => format!("progress:{}", m["params"]["progress"]),
+            Some(other) => other.to_owned(),
+            None if m["id"] == 4 && m["result"].is_object() => "answer".to_owned(),
+            None => m.to_string(),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn over_http_log_messages_ride_the_calls_stream_in_order_with_its_progress() {
+    let http = Http::initialized(working_server()).await;
+    let set = http
+        .request(1, "logging/setLevel", Some(json!({"level": "info"})))
+        .await;
+    assert_eq!(set["result"], json!({}), "{set}");
+    let (messages, _) = http
+        .post(
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "work", "arguments": {}, "_meta": {"progressToken": "p", "note": 1}}}),
+        )
+        .await;
+    assert_eq!(
+        call_stream(&messages),
+        [
+            "log:info",
+            "progress:1.0",
+            "log:warning",
+            "progress:2.0",
+            "answer"
+        ],
+        "{messages:?}"
+    );
+    assert_eq!(messages[0]["params"]["data"], json!({"step": "started"}));
+}
+
+#[tokio::test]
+async fn stateless_log_messages_ride_the_calls_stream_in_order_with_its_progress() {
+    for json_response in [false, true] {
+        let http = Http::stateless(working_server(), json_response).await;
+        let (messages, _) = http
+            .post(
+                json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+                "name": "work", "arguments": {}, "_meta": {"progressToken": "p", "note": 1}}}),
+            )
+            .await;
+        // No session, so no level set: every message goes.
+        assert_eq!(
+            call_stream(&messages),
+            [
+                "log:debug",
+                "log:info",
+                "progress:1.0",
+                "log:warning",
+                "progress:2.0",
+                "answer"
+            ],
+            "json_response={json_response}: {messages:?}"
+        );
+    }
+}

@@ -628,6 +628,111 @@ async fn slow_headers_are_cut_off_and_bound_the_pending_connections() {
     running.stop().await;
 }
 
+/// Reads one HTTP response with a `Content-Length` from a raw connection; returns its status
+/// line and body.
+async fn read_response(stream: &mut tokio::net::TcpStream) -> (String, String) {
+    use tokio::io::AsyncReadExt;
+    let mut bytes = Vec::new();
+    let mut byte = [0u8; 1];
+    while !bytes.ends_with(b"\r\n\r\n") {
+        let n = stream.read(&mut byte).await.unwrap();
+        assert_eq!(n, 1, "the connection ended in the head: {bytes:?}");
+        bytes.push(byte[0]);
+    }
+    let head = String::from_utf8(bytes).unwrap();
+    let length: usize = head
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("content-length")
+                .then(|| value.trim().parse().unwrap())
+        })
+        .expect("a Content-Length");
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).await.unwrap();
+    let status = head.lines().next().unwrap().to_owned();
+    (status, String::from_utf8(body).unwrap())
+}
+
+#[tokio::test]
+async fn every_request_of_a_kept_alive_connection_has_its_headers_timed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let timeout = Duration::from_millis(500);
+    let running = Running::start(
+        shop_server(),
+        HttpOptions {
+            header_read_timeout: timeout,
+            ..HttpOptions::default()
+        },
+    )
+    .await;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(format!("127.0.0.1:{}", running.port))
+        .await
+        .unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let (status, answer) = read_response(&mut stream).await;
+    assert!(status.contains("200"), "{status}: {answer}");
+    // A connection idle between requests is not cut: the timer is for headers under way.
+    tokio::time::sleep(timeout * 2).await;
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let (status, answer) = read_response(&mut stream).await;
+    assert!(status.contains("200"), "{status}: {answer}");
+    // Half a header after two good requests: cut after the timeout, not before.
+    stream
+        .write_all(b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n")
+        .await
+        .unwrap();
+    let start = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let _closed = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest))
+        .await
+        .expect("the server closes a connection whose second request's headers never end");
+    assert!(
+        start.elapsed() >= timeout - Duration::from_millis(50),
+        "closed after {:?}, before the timeout",
+        start.elapsed()
+    );
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_long_answer_is_not_cut_by_the_header_timer() {
+    // The standalone GET stream of a session stays open past the header timeout.
+    let running = Running::start(
+        shop_server(),
+        HttpOptions {
+            header_read_timeout: Duration::from_millis(300),
+            ..HttpOptions::default()
+        },
+    )
+    .await;
+    let session = open_session(&running.url).await;
+    let response = http_client()
+        .get(&running.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let mut response = response;
+    let cut = tokio::time::timeout(Duration::from_millis(1200), response.chunk()).await;
+    // Nothing to read (or a keep-alive comment), but not the end of the stream.
+    if let Ok(next) = cut {
+        assert!(
+            matches!(next, Ok(Some(_))),
+            "the stream ended within the header timeout: {next:?}"
+        );
+    }
+    running.stop().await;
+}
+
 #[tokio::test]
 async fn stateless_servers_answer_without_sessions_and_in_json() {
     for json_response in [false, true] {

@@ -133,6 +133,26 @@ impl Http {
         raw
     }
 
+    /// Serves `server` without sessions on a free port (`--stateless`, and `--json-response`
+    /// when `json_response`).
+    pub async fn stateless(server: Server, json_response: bool) -> Http {
+        let options = HttpOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            stateless: true,
+            json_response,
+            ..HttpOptions::default()
+        };
+        let http = server.bind_http(options).await.unwrap();
+        let url = http.url();
+        let task = tokio::spawn(http.serve_until(std::future::pending()));
+        Http {
+            url,
+            session: None,
+            client: reqwest::Client::new(),
+            task,
+        }
+    }
+
     /// POSTs one message; returns the messages of the answer and the session id it names.
     pub async fn post(&self, message: Value) -> (Vec<Value>, Option<String>) {
         let mut request = self
