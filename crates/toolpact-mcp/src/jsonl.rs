@@ -8,7 +8,6 @@
 //! lines so that its error messages can say the server writes something else than protocol
 //! messages to its standard output.
 
-use rmcp::model::ErrorData;
 use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -176,9 +175,23 @@ fn closed() -> std::io::Error {
 }
 
 /// A notification (a `method` and no `id`) is never answered, even when it is malformed.
-fn is_notification(line: &[u8]) -> bool {
-    serde_json::from_slice::<Value>(line)
-        .is_ok_and(|v| v.get("method").is_some_and(Value::is_string) && v.get("id").is_none())
+fn is_notification(message: &Value) -> bool {
+    message.get("method").is_some_and(Value::is_string) && message.get("id").is_none()
+}
+
+/// The answer to JSON that is not a JSON-RPC message: an invalid-request error with the
+/// message's `id` when it has one a response can carry, else `null`, as JSON-RPC 2.0 asks.
+fn invalid_request(message: &Value) -> String {
+    let id = match message.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
+        _ => Value::Null,
+    };
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": -32600, "message": "Invalid request"},
+    })
+    .to_string()
 }
 
 impl<Role, R, W> Transport<Role> for LineTransport<Role, R, W>
@@ -217,24 +230,16 @@ where
                         self.line.clear();
                         return Some(message);
                     }
-                    Err(e)
-                        if matches!(
-                            e.classify(),
-                            serde_json::error::Category::Data | serde_json::error::Category::Io
-                        ) =>
-                    {
-                        if is_notification(text) {
+                    // JSON that is not a message rmcp reads (a type error can come before a
+                    // syntax error further on, so the line is read again as any JSON).
+                    Err(e) => match serde_json::from_slice::<Value>(text) {
+                        Ok(value) if is_notification(&value) => {
                             tracing::debug!("ignored a notification rmcp does not know: {e}");
                             None
-                        } else {
-                            let error = TxJsonRpcMessage::<Role>::error(
-                                ErrorData::invalid_request("Invalid request", None),
-                                None,
-                            );
-                            Some(serde_json::to_string(&error).unwrap_or_default())
                         }
-                    }
-                    Err(_) => Some(PARSE_ERROR.to_owned()),
+                        Ok(value) => Some(invalid_request(&value)),
+                        Err(_) => Some(PARSE_ERROR.to_owned()),
+                    },
                 },
             };
             match (&self.stray, answer) {
@@ -339,7 +344,9 @@ mod tests {
             received.push(serde_json::to_string(&message).unwrap());
         }
         let written = writes.0.lock().unwrap();
-        let written = written.iter().map(|w| String::from_utf8(w.clone()).unwrap());
+        let written = written
+            .iter()
+            .map(|w| String::from_utf8(w.clone()).unwrap());
         (received, written.collect())
     }
 
@@ -358,6 +365,22 @@ mod tests {
         assert_eq!(written.len(), 2, "{written:?}");
         assert!(written[0].contains("-32600"), "{written:?}");
         assert_eq!(written[1], format!("{PARSE_ERROR}\n"));
+
+        // Found by fuzzing: a line that begins as JSON of the wrong type (a string where a
+        // message is an object) and breaks JSON further on is not JSON: a parse error, not an
+        // invalid request. JSON that is not a message gets an invalid request with its id.
+        let (_, written) =
+            read_all(b"\"a\":1\n[{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}]\n{\"id\":\"x\",\"method\":3}\n").await;
+        assert_eq!(written.len(), 3, "{written:?}");
+        assert_eq!(written[0], format!("{PARSE_ERROR}\n"));
+        assert_eq!(
+            serde_json::from_str::<Value>(&written[1]).unwrap(),
+            serde_json::json!({
+                "jsonrpc": "2.0", "id": null,
+                "error": {"code": -32600, "message": "Invalid request"}
+            })
+        );
+        assert!(written[2].contains("\"id\":\"x\""), "{written:?}");
 
         let (received, written) = read_all(b"\n  \n").await;
         assert!(
