@@ -13,11 +13,12 @@ pub(crate) mod reach;
 use crate::meta::Severity;
 use decode::decode_all;
 use normalize::normalize_into;
-use patterns::{List, PATTERNS};
+use patterns::PATTERNS;
 use reach::{Place, for_each_string, for_each_value_string};
 use regex::{Match, Regex};
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::Cell;
 use toolpact::Tool;
 
 /// A technique of tool poisoning, each reported by its own rule.
@@ -156,13 +157,17 @@ fn sentence<'t>(text: &'t str, m: &Match<'_>) -> (&'t str, &'t str) {
 }
 
 /// The first passage `re` finds in `text` that `accept` takes, and whether it takes a
-/// second one too.
+/// second one too; `occurs` is set when `re` finds anything at all, taken or not.
 fn first_accepted(
     re: &Regex,
     text: &str,
+    occurs: &Cell<bool>,
     accept: &mut dyn FnMut(&Match<'_>) -> bool,
 ) -> Option<Passage> {
-    let mut accepted = re.find_iter(text).filter(|m| accept(m));
+    let mut accepted = re
+        .find_iter(text)
+        .inspect(|_| occurs.set(true))
+        .filter(|m| accept(m));
     let first = accepted.next()?;
     Some(Passage {
         quote: first.as_str().trim().to_owned(),
@@ -249,57 +254,44 @@ fn match_text(
     found: &mut Vec<(Technique, Passage)>,
 ) -> bool {
     let p = &*PATTERNS;
-    // One pass says which lists occur; only those are searched for their passages.
-    let hits = p.any.matches(norm);
-    if !hits.matched_any() {
-        return false;
-    }
-    let has = |list: List| hits.matched(list as usize);
-    if has(List::Forced)
-        && let Some(q) = first_accepted(&p.forced, norm, &mut |_| true)
-    {
+    let occurs = Cell::new(false);
+    if let Some(q) = first_accepted(&p.forced, norm, &occurs, &mut |_| true) {
         found.push((Technique::ForcedInvocation, q));
     }
-    if has(List::Conceal)
-        && let Some(q) = first_accepted(&p.conceal, norm, &mut |m| {
-            let (before, _) = sentence(norm, m);
-            let text = m.as_str();
-            // "Never present a token to the user as if it were a URL" forbids a disguise.
-            let forbids = p.negation.is_match(before)
-                && [
-                    "present", "format", "disguise", "pass off", "frame", "dress", "act",
-                    "pretend", "behave",
-                ]
-                .iter()
-                .any(|v| text.starts_with(v));
-            // "Never tell the user a message was scheduled" forbids a false statement.
-            let false_claim = (text.ends_with("user") || text.ends_with("human"))
-                && norm[m.end()..]
-                    .trim_start()
-                    .split([' ', '_'])
-                    .next()
-                    .is_some_and(|w| matches!(w, "a" | "an" | "the" | "that" | "it" | "they"))
-                && !norm[m.end()..].trim_start().starts_with("that you")
-                && !norm[m.end()..].trim_start().starts_with("the file");
-            !forbids && !false_claim
-        })
-    {
+    if let Some(q) = first_accepted(&p.conceal, norm, &occurs, &mut |m| {
+        let (before, _) = sentence(norm, m);
+        let text = m.as_str();
+        // "Never present a token to the user as if it were a URL" forbids a disguise.
+        let forbids = p.negation.is_match(before)
+            && [
+                "present", "format", "disguise", "pass off", "frame", "dress", "act", "pretend",
+                "behave",
+            ]
+            .iter()
+            .any(|v| text.starts_with(v));
+        // "Never tell the user a message was scheduled" forbids a false statement.
+        let false_claim = (text.ends_with("user") || text.ends_with("human"))
+            && norm[m.end()..]
+                .trim_start()
+                .split([' ', '_'])
+                .next()
+                .is_some_and(|w| matches!(w, "a" | "an" | "the" | "that" | "it" | "they"))
+            && !norm[m.end()..].trim_start().starts_with("that you")
+            && !norm[m.end()..].trim_start().starts_with("the file");
+        !forbids && !false_claim
+    }) {
         found.push((Technique::Concealment, q));
     }
-    if has(List::Authority)
-        && let Some(q) = first_accepted(&p.authority, norm, &mut |m| {
-            let (before, _) = sentence(norm, m);
-            let claim = m.as_str();
-            !((claim.contains("user") || claim.contains("without")) && p.condition.is_match(before))
-        })
-    {
+    if let Some(q) = first_accepted(&p.authority, norm, &occurs, &mut |m| {
+        let (before, _) = sentence(norm, m);
+        let claim = m.as_str();
+        !((claim.contains("user") || claim.contains("without")) && p.condition.is_match(before))
+    }) {
         found.push((Technique::FakeAuthority, q));
     }
-    if has(List::CrossTool)
-        && let Some(q) = first_accepted(&p.cross_tool, norm, &mut |m| {
-            names_other_tool(owner, sentence(norm, m).1)
-        })
-    {
+    if let Some(q) = first_accepted(&p.cross_tool, norm, &occurs, &mut |m| {
+        names_other_tool(owner, sentence(norm, m).1)
+    }) {
         found.push((Technique::CrossToolInstructions, q));
     }
     let in_parameter = place == Place::PropertyName || pointer.contains("/properties/");
@@ -342,27 +334,20 @@ fn match_text(
                         && !property.is_empty()
                         && words(&property).contains(key))
     };
-    let session = has(List::SessionData)
-        .then(|| {
-            first_accepted(&p.session_data, norm, &mut |m| {
-                let (before, whole) = sentence(norm, m);
-                if p.negation.is_match(before) || purpose(m) && !hidden {
-                    return false;
-                }
-                let asks = p.exfil_verb.is_match(whole) || SCOPE.iter().any(|s| whole.contains(s));
-                match place {
-                    Place::PropertyName => asks,
-                    _ if in_parameter => asks && !p.negation.is_match(whole),
-                    _ => p.exfil_verb.is_match(whole),
-                }
-            })
-        })
-        .flatten();
-    let secret = || {
-        if !has(List::SecretData) {
-            return None;
+    let session = first_accepted(&p.session_data, norm, &occurs, &mut |m| {
+        let (before, whole) = sentence(norm, m);
+        if p.negation.is_match(before) || purpose(m) && !hidden {
+            return false;
         }
-        first_accepted(&p.secret_data, norm, &mut |m| {
+        let asks = p.exfil_verb.is_match(whole) || SCOPE.iter().any(|s| whole.contains(s));
+        match place {
+            Place::PropertyName => asks,
+            _ if in_parameter => asks && !p.negation.is_match(whole),
+            _ => p.exfil_verb.is_match(whole),
+        }
+    });
+    let secret = || {
+        first_accepted(&p.secret_data, norm, &occurs, &mut |m| {
             let (before, whole) = sentence(norm, m);
             // In plain prose, the verb must act on the secret itself ("read ~/.ssh/id_rsa").
             let near = before
@@ -393,14 +378,13 @@ fn match_text(
         found.push((Technique::Exfiltration, q));
     }
     if (hidden || not_prose)
-        && has(List::Directive)
-        && let Some(q) = first_accepted(&p.directive, norm, &mut |m| {
+        && let Some(q) = first_accepted(&p.directive, norm, &occurs, &mut |m| {
             !p.negation.is_match(sentence(norm, m).0)
         })
     {
         found.push((Technique::HiddenInstructions, q));
     }
-    true
+    occurs.get()
 }
 
 /// Whether a text splits or disguises its words: invisible separators inside a word (not the

@@ -4,7 +4,7 @@
 //! spaces and underscores, so `always_include_all_previous_user_messages` reads as words.
 //! Each technique compiles once into one regular expression.
 
-use regex::{Regex, RegexSet};
+use regex::Regex;
 use std::sync::LazyLock;
 
 /// Forced invocation and preference grabbing: pick this tool first, for everything, instead
@@ -290,45 +290,8 @@ fn compile(patterns: &[&str]) -> Regex {
         .unwrap_or_else(|e| unreachable!("a pattern does not compile: {e}"))
 }
 
-/// The lazy DFA cache of each pattern list, per thread that searches with it. Each list
-/// searches only the few texts [`Patterns::any`] let through, so its cache stays small.
-const DFA_CACHE_BYTES: usize = 8 << 20;
-
-/// The compiled size [`Patterns::any`] may take: every list at once.
-const SET_SIZE_BYTES: usize = 64 << 20;
-
-/// The lazy DFA cache of [`Patterns::any`], which reads every text.
-const SET_CACHE_BYTES: usize = 32 << 20;
-
-/// The lists [`Patterns::any`] holds, in the order of [`List`].
-const LISTS: [&[&str]; 7] = [
-    FORCED,
-    CONCEAL,
-    AUTHORITY,
-    CROSS_TOOL,
-    SESSION_DATA,
-    SECRET_DATA,
-    DIRECTIVE,
-];
-
-/// The index of each list in [`Patterns::any`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum List {
-    /// [`FORCED`].
-    Forced = 0,
-    /// [`CONCEAL`].
-    Conceal = 1,
-    /// [`AUTHORITY`].
-    Authority = 2,
-    /// [`CROSS_TOOL`].
-    CrossTool = 3,
-    /// [`SESSION_DATA`].
-    SessionData = 4,
-    /// [`SECRET_DATA`].
-    SecretData = 5,
-    /// [`DIRECTIVE`].
-    Directive = 6,
-}
+/// The lazy DFA cache of each pattern list, per thread that searches with it.
+const DFA_CACHE_BYTES: usize = 32 << 20;
 
 /// The compiled pattern of each technique.
 pub(crate) struct Patterns {
@@ -354,9 +317,6 @@ pub(crate) struct Patterns {
     pub condition: Regex,
     /// A name that looks like a tool's (`send_email`), or a tool named in words.
     pub tool_ref: Regex,
-    /// Every technique's list at once ([`List`]): one pass over a text says which lists
-    /// match somewhere in it, and the others are not searched. Most texts match none.
-    pub any: RegexSet,
 }
 
 /// The patterns, compiled on first use.
@@ -381,12 +341,6 @@ pub(crate) static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         r"\b(otras?|outras?|autres?|anderen?|cualquier|qualquer) (herramientas?|ferramentas?|outils?|werkzeuge?)\b",
         r"(其他|别的|任何|其它)工具|他のツール|다른 도구|[a-z]+ ?(工具|ツール|도구)",
     ]),
-    any: regex::RegexSetBuilder::new(LISTS.iter().map(|list| joined(list)))
-        // The lists together compile to more than the default limit of 10 MB.
-        .size_limit(SET_SIZE_BYTES)
-        .dfa_size_limit(SET_CACHE_BYTES)
-        .build()
-        .unwrap_or_else(|e| unreachable!("a pattern does not compile: {e}")),
 });
 
 #[cfg(test)]
