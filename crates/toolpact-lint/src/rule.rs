@@ -6,7 +6,7 @@ use crate::context::{Context, ToolView};
 use crate::engine::blocks::Block;
 use crate::engine::scratch::Scratch;
 use crate::finding::Violation;
-use crate::meta::RuleMeta;
+use crate::meta::{RuleMeta, Severity};
 use std::any::Any;
 
 /// A lint rule.
@@ -44,6 +44,15 @@ pub trait Rule: Send + Sync {
 pub trait ChecksTools: Sync {
     /// Reports the violations of one tool, in the order the rule finds them.
     fn check_tool(&self, cx: &Context<'_>, tool: &ToolView<'_>, out: &mut Vec<Violation>);
+
+    /// The severity the evidence of one of this tool's violations supports, for a rule whose
+    /// findings are not all equally sure (a weak single signal, a strong one); `None`, the
+    /// default, gives it the rule's severity. It only ever lowers a finding: the engine
+    /// reports the lower of this and the rule's configured severity, so a rule set to
+    /// `warning` reports no `error`.
+    fn severity_of(&self, _tool: &ToolView<'_>, _violation: &Violation) -> Option<Severity> {
+        None
+    }
 }
 
 /// What a rule keeps of one block of tools, for [`ReadsExports::report`].

@@ -20,10 +20,11 @@ static BASE64: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[A-Za-z0-9+/_-]{12,}={0,2}|(?:[A-Za-z0-9+/]{4} ){3,}[A-Za-z0-9+/]{2,4}={0,2}")
         .unwrap_or_else(|e| unreachable!("{e}"))
 });
-static BASE32: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b[A-Z2-7]{16,}=*").unwrap_or_else(|e| unreachable!("{e}")));
+static BASE32: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)[A-Z2-7]{16,}=*").unwrap_or_else(|e| unreachable!("{e}"))
+});
 static HEX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:[0-9a-fA-F]{2}){8,}\b").unwrap_or_else(|e| unreachable!("{e}"))
+    Regex::new(r"(?-u:\b)(?:[0-9a-fA-F]{2}){8,}(?-u:\b)").unwrap_or_else(|e| unreachable!("{e}"))
 });
 static HEX_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:0[xX][0-9a-fA-F]{2}[\s,;]*){4,}").unwrap_or_else(|e| unreachable!("{e}"))
@@ -91,11 +92,25 @@ const COMMON: &[&str] = &[
     "contents",
 ];
 
+/// [`COMMON`] sorted, for a binary search.
+static COMMON_SORTED: LazyLock<Vec<&'static [u8]>> = LazyLock::new(|| {
+    let mut words: Vec<&[u8]> = COMMON.iter().map(|w| w.as_bytes()).collect();
+    words.sort_unstable();
+    words
+});
+
 /// How many words of `text` are common English words.
 fn common_words(text: &str) -> usize {
+    let common = &*COMMON_SORTED;
+    let mut lower = [0u8; 12];
     text.split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| !w.is_empty() && w.len() <= 12)
-        .filter(|w| COMMON.iter().any(|c| c.eq_ignore_ascii_case(w)))
+        .filter(|w| (3..=12).contains(&w.len()))
+        .filter(|w| {
+            let word = &mut lower[..w.len()];
+            word.copy_from_slice(w.as_bytes());
+            word.make_ascii_lowercase();
+            common.binary_search(&&*word).is_ok()
+        })
         .count()
 }
 

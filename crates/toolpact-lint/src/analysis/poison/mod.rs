@@ -10,6 +10,7 @@ pub(crate) mod normalize;
 pub(crate) mod patterns;
 pub(crate) mod reach;
 
+use crate::meta::Severity;
 use decode::decode_all;
 use normalize::normalize_into;
 use patterns::PATTERNS;
@@ -17,6 +18,7 @@ use reach::{Place, for_each_string, for_each_value_string};
 use regex::{Match, Regex};
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::Cell;
 use toolpact::Tool;
 
 /// A technique of tool poisoning, each reported by its own rule.
@@ -85,6 +87,9 @@ pub struct Detection {
     /// Whether the text reads this way only once invisible separators are removed and
     /// look-alike letters folded.
     pub obfuscated: bool,
+    /// Whether the string holds another passage of the same technique after the one quoted.
+    #[serde(skip)]
+    pub(crate) more: bool,
 }
 
 impl Detection {
@@ -151,14 +156,31 @@ fn sentence<'t>(text: &'t str, m: &Match<'_>) -> (&'t str, &'t str) {
     (&text[start..m.start()], &text[start..end])
 }
 
+/// The first passage `re` finds in `text` that `accept` takes, and whether it takes a
+/// second one too; `occurs` is set when `re` finds anything at all, taken or not.
 fn first_accepted(
     re: &Regex,
     text: &str,
+    occurs: &Cell<bool>,
     accept: &mut dyn FnMut(&Match<'_>) -> bool,
-) -> Option<String> {
-    re.find_iter(text)
-        .find(|m| accept(m))
-        .map(|m| m.as_str().trim().to_owned())
+) -> Option<Passage> {
+    let mut accepted = re
+        .find_iter(text)
+        .inspect(|_| occurs.set(true))
+        .filter(|m| accept(m));
+    let first = accepted.next()?;
+    Some(Passage {
+        quote: first.as_str().trim().to_owned(),
+        more: accepted.next().is_some(),
+    })
+}
+
+/// A passage a technique's phrases found.
+struct Passage {
+    /// The words that match.
+    quote: String,
+    /// Whether the same string holds another passage of the technique.
+    more: bool,
 }
 
 /// Words that make a data request reach for the whole session rather than one item.
@@ -221,20 +243,22 @@ fn names_other_tool(owner: &Owner, sentence: &str) -> bool {
 
 /// Runs every technique over one normalised string; `hidden` says whether the text was
 /// decoded or de-obfuscated, rather than read as written (where the prose rules already
-/// read descriptions).
+/// read descriptions). Returns whether any technique's phrases occur in the text at all,
+/// accepted or not: a text where none does has no detection whoever owns it.
 fn match_text(
     owner: &Owner,
     pointer: &str,
     place: Place,
     norm: &str,
     hidden: bool,
-    found: &mut Vec<(Technique, String)>,
-) {
+    found: &mut Vec<(Technique, Passage)>,
+) -> bool {
     let p = &*PATTERNS;
-    if let Some(q) = first_accepted(&p.forced, norm, &mut |_| true) {
+    let occurs = Cell::new(false);
+    if let Some(q) = first_accepted(&p.forced, norm, &occurs, &mut |_| true) {
         found.push((Technique::ForcedInvocation, q));
     }
-    if let Some(q) = first_accepted(&p.conceal, norm, &mut |m| {
+    if let Some(q) = first_accepted(&p.conceal, norm, &occurs, &mut |m| {
         let (before, _) = sentence(norm, m);
         let text = m.as_str();
         // "Never present a token to the user as if it were a URL" forbids a disguise.
@@ -258,14 +282,14 @@ fn match_text(
     }) {
         found.push((Technique::Concealment, q));
     }
-    if let Some(q) = first_accepted(&p.authority, norm, &mut |m| {
+    if let Some(q) = first_accepted(&p.authority, norm, &occurs, &mut |m| {
         let (before, _) = sentence(norm, m);
         let claim = m.as_str();
         !((claim.contains("user") || claim.contains("without")) && p.condition.is_match(before))
     }) {
         found.push((Technique::FakeAuthority, q));
     }
-    if let Some(q) = first_accepted(&p.cross_tool, norm, &mut |m| {
+    if let Some(q) = first_accepted(&p.cross_tool, norm, &occurs, &mut |m| {
         names_other_tool(owner, sentence(norm, m).1)
     }) {
         found.push((Technique::CrossToolInstructions, q));
@@ -310,7 +334,7 @@ fn match_text(
                         && !property.is_empty()
                         && words(&property).contains(key))
     };
-    let session = first_accepted(&p.session_data, norm, &mut |m| {
+    let session = first_accepted(&p.session_data, norm, &occurs, &mut |m| {
         let (before, whole) = sentence(norm, m);
         if p.negation.is_match(before) || purpose(m) && !hidden {
             return false;
@@ -323,7 +347,7 @@ fn match_text(
         }
     });
     let secret = || {
-        first_accepted(&p.secret_data, norm, &mut |m| {
+        first_accepted(&p.secret_data, norm, &occurs, &mut |m| {
             let (before, whole) = sentence(norm, m);
             // In plain prose, the verb must act on the secret itself ("read ~/.ssh/id_rsa").
             let near = before
@@ -354,12 +378,13 @@ fn match_text(
         found.push((Technique::Exfiltration, q));
     }
     if (hidden || not_prose)
-        && let Some(q) = first_accepted(&p.directive, norm, &mut |m| {
+        && let Some(q) = first_accepted(&p.directive, norm, &occurs, &mut |m| {
             !p.negation.is_match(sentence(norm, m).0)
         })
     {
         found.push((Technique::HiddenInstructions, q));
     }
+    occurs.get()
 }
 
 /// Whether a text splits or disguises its words: invisible separators inside a word (not the
@@ -402,6 +427,10 @@ fn scan_string(
     if text.len() < 8 {
         return;
     }
+    let key = clean::key(place != Place::Prose, text);
+    if clean::contains(key) {
+        return;
+    }
     normalize_into(text, buf);
     if place != Place::Prose && buf.contains('_') {
         // An identifier or a value: its underscores separate words.
@@ -409,31 +438,41 @@ fn scan_string(
     }
     let obfuscated = !text.is_ascii() && is_obfuscated(text);
     let mut found = Vec::new();
-    match_text(owner, pointer, place, buf, obfuscated, &mut found);
+    let mut occurs = match_text(owner, pointer, place, buf, obfuscated, &mut found);
     if obfuscated
-        && let Some((_, quote)) = found.first()
+        && let Some((_, first)) = found.first()
         && !found
             .iter()
             .any(|(t, _)| *t == Technique::HiddenInstructions)
     {
         // Disguised words are a technique of their own, whatever they say.
-        found.push((Technique::HiddenInstructions, quote.clone()));
+        let passage = Passage {
+            quote: first.quote.clone(),
+            more: first.more,
+        };
+        found.push((Technique::HiddenInstructions, passage));
     }
-    for (technique, quote) in found.drain(..) {
+    for (technique, passage) in found.drain(..) {
         out.push(Detection {
             technique,
             pointer: pointer.to_owned(),
-            quote,
+            quote: passage.quote,
             encoding: None,
             obfuscated,
+            more: passage.more,
         });
     }
     for decoded in decode_all(text) {
+        occurs = true;
         normalize_into(&decoded.text, buf);
         // The encoding is reported with the whole decoded text; each technique with its words.
-        found.push((Technique::HiddenInstructions, buf.trim().to_owned()));
+        let whole = Passage {
+            quote: buf.trim().to_owned(),
+            more: false,
+        };
+        found.push((Technique::HiddenInstructions, whole));
         match_text(owner, pointer, place, buf, true, &mut found);
-        for (technique, quote) in found.drain(..) {
+        for (technique, passage) in found.drain(..) {
             if !out
                 .iter()
                 .any(|d| d.technique == technique && d.pointer == pointer)
@@ -441,12 +480,63 @@ fn scan_string(
                 out.push(Detection {
                     technique,
                     pointer: pointer.to_owned(),
-                    quote,
+                    quote: passage.quote,
                     encoding: Some(decoded.encoding),
                     obfuscated: false,
+                    more: passage.more,
                 });
             }
         }
+    }
+    if !occurs {
+        clean::insert(key);
+    }
+}
+
+/// The texts found clean on this thread: no technique's phrases occur in them and nothing in
+/// them decodes to words, so that whoever owns them and wherever they are, they give no
+/// detection. Large catalogs repeat their property descriptions, names and values many times
+/// over; each is searched once. A text is known by a 64-bit hash seeded at random for the
+/// process, so that no text can be written to pass for a clean one.
+mod clean {
+    use std::cell::RefCell;
+    use std::collections::HashSet;
+    use std::hash::{BuildHasher, Hash, Hasher};
+    use std::sync::LazyLock;
+
+    /// The most texts kept per thread (about 16 MB); the set starts over when it is full.
+    const CAPACITY: usize = 1 << 20;
+
+    static SEED: LazyLock<foldhash::quality::RandomState> =
+        LazyLock::new(foldhash::quality::RandomState::default);
+
+    thread_local! {
+        static CLEAN: RefCell<HashSet<u64, foldhash::fast::FixedState>> =
+            const { RefCell::new(HashSet::with_hasher(foldhash::fast::FixedState::with_seed(0))) };
+    }
+
+    /// The key of `text`, read as an identifier or a value (`words_by_underscore`) or as prose.
+    pub(super) fn key(words_by_underscore: bool, text: &str) -> u64 {
+        let mut h = SEED.build_hasher();
+        words_by_underscore.hash(&mut h);
+        text.hash(&mut h);
+        h.finish()
+    }
+
+    /// Whether the text of `key` was found clean on this thread.
+    pub(super) fn contains(key: u64) -> bool {
+        CLEAN.with(|c| c.borrow().contains(&key))
+    }
+
+    /// Remembers that the text of `key` is clean.
+    pub(super) fn insert(key: u64) {
+        CLEAN.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= CAPACITY {
+                c.clear();
+            }
+            c.insert(key);
+        });
     }
 }
 
@@ -574,6 +664,44 @@ pub(crate) fn report(
             help: help.to_owned(),
         });
     }
+}
+
+/// The severity the evidence of a technique's detection at `pointer` supports, among all of a
+/// tool's `detections`. Preference grabbing carries a weak single signal when one passage of
+/// it, read as written in a title or description, is all there is: it reads like a documented
+/// order of calls often enough ("call this first to get the id"), and it is a warning then.
+/// It is an error where the evidence is strong: the text was encoded or spelled to escape a
+/// reader, it sits in a property name or a value where no prose belongs, or the tool shows a
+/// second technique or a second passage. Every other technique acts on the model against the
+/// user by itself and is an error. The engine keeps a finding at or under its rule's
+/// configured severity: with TP506 at its default, `warning`, both are warnings. `None` when
+/// there is no such detection.
+pub(crate) fn severity(
+    detections: &[Detection],
+    technique: Technique,
+    pointer: &str,
+) -> Option<Severity> {
+    let d = detections
+        .iter()
+        .find(|d| d.technique == technique && d.pointer == pointer)?;
+    let may_be_weak = technique == Technique::ForcedInvocation;
+    let hidden = d.encoding.is_some() || d.obfuscated;
+    let prose = matches!(
+        place_name(pointer),
+        "the tool's description"
+            | "the tool's title"
+            | "a description in the schema"
+            | "a title in the schema"
+    );
+    let corroborated = d.more
+        || detections
+            .iter()
+            .any(|o| o.technique != technique || o.pointer != pointer);
+    Some(if !may_be_weak || hidden || !prose || corroborated {
+        Severity::Error
+    } else {
+        Severity::Warning
+    })
 }
 
 /// At most 120 characters of a quote, cut at a character boundary.

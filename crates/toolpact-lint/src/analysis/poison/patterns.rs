@@ -271,16 +271,20 @@ fn expand(pattern: &str) -> String {
     format!("(?:{p})")
 }
 
-fn compile(patterns: &[&str]) -> Regex {
-    let joined = patterns
+/// One pattern list as one alternation.
+fn joined(patterns: &[&str]) -> String {
+    patterns
         .iter()
         .map(|p| expand(p))
         .collect::<Vec<_>>()
-        .join("|");
+        .join("|")
+}
+
+fn compile(patterns: &[&str]) -> Regex {
     // The lists are long alternations with bounded gaps (`[^.\n]{0,60}`): their lazy DFA
-    // needs far more states than the default cache holds, and a cache that fills up is
+    // needs more states than the default cache holds, and a cache that fills up is
     // cleared again and again, or given up for a much slower engine, on every long text.
-    regex::RegexBuilder::new(&joined)
+    regex::RegexBuilder::new(&joined(patterns))
         .dfa_size_limit(DFA_CACHE_BYTES)
         .build()
         .unwrap_or_else(|e| unreachable!("a pattern does not compile: {e}"))

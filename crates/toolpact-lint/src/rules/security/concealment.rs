@@ -1,10 +1,10 @@
 //! TP507: concealment — one technique of tool poisoning, reported from the
 //! shared analysis in [`crate::analysis::poison`].
 
-use crate::analysis::poison::{Technique, report};
+use crate::analysis::poison::{Technique, report, severity};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
-use crate::meta::RuleMeta;
+use crate::meta::{RuleMeta, Severity};
 use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
@@ -62,5 +62,9 @@ impl ChecksTools for Concealment {
             "remove it; nothing a tool does may be hidden from the user — if a side effect is needed, state it plainly so the user can decide",
             out,
         );
+    }
+
+    fn severity_of(&self, view: &ToolView<'_>, violation: &Violation) -> Option<Severity> {
+        severity(view.poison(), Technique::Concealment, &violation.pointer)
     }
 }

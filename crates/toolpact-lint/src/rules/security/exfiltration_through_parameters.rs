@@ -1,10 +1,10 @@
 //! TP510: exfiltration through parameters — one technique of tool poisoning, reported from the
 //! shared analysis in [`crate::analysis::poison`].
 
-use crate::analysis::poison::{Technique, report};
+use crate::analysis::poison::{Technique, report, severity};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
-use crate::meta::RuleMeta;
+use crate::meta::{RuleMeta, Severity};
 use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
@@ -66,5 +66,9 @@ impl ChecksTools for ExfiltrationThroughParameters {
             "ask only for what the tool needs to do its job, and describe each parameter by its own meaning",
             out,
         );
+    }
+
+    fn severity_of(&self, view: &ToolView<'_>, violation: &Violation) -> Option<Severity> {
+        severity(view.poison(), Technique::Exfiltration, &violation.pointer)
     }
 }

@@ -1,10 +1,10 @@
 //! TP508: fake authority — one technique of tool poisoning, reported from the
 //! shared analysis in [`crate::analysis::poison`].
 
-use crate::analysis::poison::{Technique, report};
+use crate::analysis::poison::{Technique, report, severity};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
-use crate::meta::RuleMeta;
+use crate::meta::{RuleMeta, Severity};
 use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
@@ -62,5 +62,9 @@ impl ChecksTools for FakeAuthority {
             "remove it; a tool cannot speak for the system or the user — mark a tool that changes things with `\"destructiveHint\": true` so that clients confirm",
             out,
         );
+    }
+
+    fn severity_of(&self, view: &ToolView<'_>, violation: &Violation) -> Option<Severity> {
+        severity(view.poison(), Technique::FakeAuthority, &violation.pointer)
     }
 }

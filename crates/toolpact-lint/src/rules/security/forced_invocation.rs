@@ -1,10 +1,10 @@
 //! TP506: forced invocation — one technique of tool poisoning, reported from the
 //! shared analysis in [`crate::analysis::poison`].
 
-use crate::analysis::poison::{Technique, report};
+use crate::analysis::poison::{Technique, report, severity};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
-use crate::meta::RuleMeta;
+use crate::meta::{RuleMeta, Severity};
 use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
@@ -65,5 +65,13 @@ impl ChecksTools for ForcedInvocation {
             "say when this tool is the right one (\"call it when the user asks to proofread\"), or name the tool it must follow; never claim every request or disparage other tools",
             out,
         );
+    }
+
+    fn severity_of(&self, view: &ToolView<'_>, violation: &Violation) -> Option<Severity> {
+        severity(
+            view.poison(),
+            Technique::ForcedInvocation,
+            &violation.pointer,
+        )
     }
 }

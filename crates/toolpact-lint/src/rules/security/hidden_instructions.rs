@@ -1,10 +1,10 @@
 //! TP511: hidden instructions — one technique of tool poisoning, reported from the
 //! shared analysis in [`crate::analysis::poison`].
 
-use crate::analysis::poison::{Technique, report};
+use crate::analysis::poison::{Technique, report, severity};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
-use crate::meta::RuleMeta;
+use crate::meta::{RuleMeta, Severity};
 use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
@@ -64,5 +64,13 @@ impl ChecksTools for HiddenInstructions {
             "remove it; write what the tool does in plain words where the reviewer reads them, and keep values to data",
             out,
         );
+    }
+
+    fn severity_of(&self, view: &ToolView<'_>, violation: &Violation) -> Option<Severity> {
+        severity(
+            view.poison(),
+            Technique::HiddenInstructions,
+            &violation.pointer,
+        )
     }
 }

@@ -1,10 +1,10 @@
 //! TP509: instructions about other tools — one technique of tool poisoning, reported from the
 //! shared analysis in [`crate::analysis::poison`].
 
-use crate::analysis::poison::{Technique, report};
+use crate::analysis::poison::{Technique, report, severity};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
-use crate::meta::RuleMeta;
+use crate::meta::{RuleMeta, Severity};
 use crate::rule::{ChecksTools, Rule, declare_rule};
 
 declare_rule! {
@@ -62,5 +62,13 @@ impl ChecksTools for InstructionsAboutOtherTools {
             "remove it; describe only what this tool does — another tool's arguments are for the user and that tool's description to decide",
             out,
         );
+    }
+
+    fn severity_of(&self, view: &ToolView<'_>, violation: &Violation) -> Option<Severity> {
+        severity(
+            view.poison(),
+            Technique::CrossToolInstructions,
+            &violation.pointer,
+        )
     }
 }
