@@ -30,6 +30,11 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use toolpact_mcp::{HttpOptions, Proxy, ProxyOptions, Source};
 
+// The `toolpact` binary's allocator (crates/toolpact-cli/src/main.rs): the proxy measured here
+// is the proxy users run, whose memory depends on how the allocator keeps what threads free.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const PIPELINE_DEPTH: usize = 32;
 const SLOW_TOOLS: usize = 100;
 const IN_FLIGHT: usize = 1_000;
