@@ -306,10 +306,7 @@ mod tests {
         let writes = Writes::default();
         let mut transport =
             LineTransport::<RoleServer, _, _>::new(input, writes.clone(), Stray::Answer);
-        let mut received = Vec::new();
-        while let Some(message) = transport.receive().await {
-            received.push(serde_json::to_string(&message).unwrap());
-        }
+        let received = receive_all(&mut transport).await;
         // rmcp reads an unknown notification as a custom one; `[1]` is not a message.
         assert_eq!(received.len(), 2, "{received:?}");
         assert!(received[0].contains("x/unknown"), "{received:?}");
@@ -319,11 +316,7 @@ mod tests {
             RequestId::Number(7),
         );
         transport.send(reply).await.unwrap();
-        let writes = writes.0.lock().unwrap();
-        let lines: Vec<String> = writes
-            .iter()
-            .map(|w| String::from_utf8(w.clone()).unwrap())
-            .collect();
+        let lines = writes.lines();
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert_eq!(lines[0], format!("{PARSE_ERROR}\n"));
         assert!(
@@ -334,20 +327,35 @@ mod tests {
         assert_eq!(lines[2], "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n");
     }
 
+    impl Writes {
+        /// Every `write` call so far, as text.
+        fn lines(&self) -> Vec<String> {
+            let writes = self.0.lock().unwrap();
+            writes
+                .iter()
+                .map(|w| String::from_utf8(w.clone()).unwrap())
+                .collect()
+        }
+    }
+
+    /// Every message `transport` reads until its input ends, as JSON text.
+    async fn receive_all<W>(transport: &mut LineTransport<RoleServer, &[u8], W>) -> Vec<String>
+    where
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let mut received = Vec::new();
+        while let Some(message) = transport.receive().await {
+            received.push(serde_json::to_string(&message).unwrap());
+        }
+        received
+    }
+
     /// Every line a transport reads from `input` (as JSON text), and every line it writes.
     async fn read_all(input: &'static [u8]) -> (Vec<String>, Vec<String>) {
         let writes = Writes::default();
         let mut transport =
             LineTransport::<RoleServer, _, _>::new(input, writes.clone(), Stray::Answer);
-        let mut received = Vec::new();
-        while let Some(message) = transport.receive().await {
-            received.push(serde_json::to_string(&message).unwrap());
-        }
-        let written = writes.0.lock().unwrap();
-        let written = written
-            .iter()
-            .map(|w| String::from_utf8(w.clone()).unwrap());
-        (received, written.collect())
+        (receive_all(&mut transport).await, writes.lines())
     }
 
     #[tokio::test]
