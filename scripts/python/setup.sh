@@ -5,20 +5,9 @@
 # everything `cargo build`/`cargo test` compiled is reused, and installs it into the venv.
 # Sets `venv` and `wheel`; `label` names the calling script in messages.
 
-python="${PYTHON:-python3}"
-venv="target/python-venv"
-requirements="scripts/python/requirements.txt"
-stamp="$venv/.requirements.sha256"
-want_hash="$(sha256sum "$requirements" | cut -d' ' -f1)"
-have_hash="$(cat "$stamp" 2>/dev/null || true)"
-if [[ ! -x "$venv/bin/python" || "$want_hash" != "$have_hash" ]]; then
-    echo "$label: setting up $venv" >&2
-    rm -rf "$venv"
-    mkdir -p target
-    "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-    echo "$want_hash" >"$stamp"
-fi
+# shellcheck source=scripts/lib/venv.sh
+source scripts/lib/venv.sh
+python_venv "$label" target/python-venv scripts/python/requirements.txt
 
 profile="${PROFILE:-dev}"
 case "$profile" in
