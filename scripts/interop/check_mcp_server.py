@@ -24,9 +24,7 @@ import argparse
 import json
 import logging
 import os
-import subprocess
 import sys
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,8 @@ from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from interop_common import Failed, Listening, Tally
+
 CATALOG = "examples/catalogs/gift-shop.json"
 MODES = ["legacy", "auto", "2026-07-28"]
 TOKEN = "interop-token-7c1e"
@@ -42,10 +42,6 @@ STEP_SECONDS = 30
 
 VALID_CALL = ("create_order", {"giftId": "g-1", "quantity": 1})
 INVALID_CALL = ("create_order", {"giftId": "g-1", "quantity": 0})
-
-
-class Failed(Exception):
-    """A check did not hold; the message says what was expected and what came."""
 
 
 def declared_tools(repo: Path) -> list[dict[str, Any]]:
@@ -97,55 +93,17 @@ async def session_checks(client: Client, declared: list[dict[str, Any]]) -> None
         raise Failed(f"unknown tool: expected error -32602, got a result {result!r}")
 
 
-class HttpServer:
-    """`toolpact serve --http 127.0.0.1:0` with a bearer token, stopped on exit."""
-
-    def __init__(self, binary: str, repo: Path) -> None:
-        env = dict(os.environ, TOOLPACT_INTEROP_TOKEN=TOKEN)
-        self.process = subprocess.Popen(
-            [binary, "serve", CATALOG, "--http", "127.0.0.1:0", "--bearer-env", "TOOLPACT_INTEROP_TOKEN"],
-            cwd=repo,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.url = ""
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            if "toolpact: serving" in line and " at " in line:
-                self.url = line.strip().rsplit(" ", 1)[-1]
-                break
-        if not self.url:
-            self.stop()
-            raise Failed("toolpact serve --http did not say where it listens")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+def http_server(binary: str, repo: Path) -> Listening:
+    """`toolpact serve --http 127.0.0.1:0` with a bearer token; the caller stops it."""
+    env = dict(os.environ, TOOLPACT_INTEROP_TOKEN=TOKEN)
+    argv = [binary, "serve", CATALOG, "--http", "127.0.0.1:0", "--bearer-env", "TOOLPACT_INTEROP_TOKEN"]
+    return Listening(argv, "tools at http", cwd=repo, env=env)
 
 
 async def run_checks(binary: str, repo: Path, verbose: bool) -> tuple[int, int]:
     declared = declared_tools(repo)
-    passed = failed = 0
-
-    def report(where: str, error: BaseException | None) -> None:
-        nonlocal passed, failed
-        if error is None:
-            passed += 1
-            print(f"ok   {where}")
-        else:
-            failed += 1
-            reason = str(error) or type(error).__name__
-            print(f"FAIL {where} {reason}")
-            if verbose:
-                traceback.print_exception(error)
+    tally = Tally(verbose)
+    report = tally.report
 
     for mode in MODES:
         where = f"mcp-server stdio mode={mode}"
@@ -160,10 +118,10 @@ async def run_checks(binary: str, repo: Path, verbose: bool) -> tuple[int, int]:
             report(where, error)
 
     try:
-        server = HttpServer(binary, repo)
+        server = http_server(binary, repo)
     except Exception as error:  # noqa: BLE001
         report("mcp-server http start", error)
-        return passed, failed
+        return tally.passed, tally.failed
     try:
         for mode in MODES:
             where = f"mcp-server http mode={mode}"
@@ -188,7 +146,7 @@ async def run_checks(binary: str, repo: Path, verbose: bool) -> tuple[int, int]:
             report(where, None)
     finally:
         server.stop()
-    return passed, failed
+    return tally.passed, tally.failed
 
 
 def main() -> int:

@@ -24,10 +24,8 @@ import json
 import logging
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import traceback
 import warnings
 from typing import Any
 
@@ -35,6 +33,8 @@ import anyio
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+
+from interop_common import Failed, Listening, Tally
 
 STEP_SECONDS = 30
 
@@ -99,10 +99,6 @@ def over_http(record: dict[str, Any]) -> dict[str, Any]:
     out["capabilities"] = [c for c in record["capabilities"] if c not in NOT_OVER_HTTP_CAPABILITIES]
     out["tools"] = [{k: v for k, v in t.items() if k not in NOT_OVER_HTTP_TOOL_FIELDS} for t in record["tools"]]
     return out
-
-
-class Failed(Exception):
-    """A check did not hold; the message says what was expected and what came."""
 
 
 def dump(value: Any) -> Any:
@@ -182,37 +178,6 @@ async def probe(client: Client, name: str) -> dict[str, Any]:
     return record
 
 
-class ProxyHttp:
-    """`toolpact proxy --http 127.0.0.1:0 -- COMMAND`, stopped on exit."""
-
-    def __init__(self, binary: str, command: list[str], audit: str) -> None:
-        self.process = subprocess.Popen(
-            [binary, "proxy", "--http", "127.0.0.1:0", "--audit-log", audit, "--", *command],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.url = ""
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            if "proxy serving at " in line:
-                self.url = line.strip().rsplit(" ", 1)[-1]
-                break
-        if not self.url:
-            self.stop()
-            raise Failed("toolpact proxy --http did not say where it listens")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
 def differences(direct: dict[str, Any], proxied: dict[str, Any]) -> list[str]:
     """The records that differ, each with both values (cut to a readable length)."""
     out = []
@@ -225,21 +190,8 @@ def differences(direct: dict[str, Any], proxied: dict[str, Any]) -> list[str]:
 
 
 async def run_checks(binary: str, name: str, command: list[str], verbose: bool) -> tuple[int, int]:
-    passed = failed = 0
-
-    def report(where: str, error: BaseException | None) -> None:
-        nonlocal passed, failed
-        if error is None:
-            passed += 1
-            print(f"ok   {where}")
-        else:
-            failed += 1
-            leaf = error
-            while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
-                leaf = leaf.exceptions[0]
-            print(f"FAIL {where} {type(leaf).__name__}: {leaf}")
-            if verbose:
-                traceback.print_exception(error)
+    tally = Tally(verbose)
+    report = tally.report
 
     quiet = open(os.devnull, "w", encoding="utf-8")  # the servers' banners and warnings
     audit_dir = tempfile.mkdtemp(prefix="toolpact-proxy-interop-")
@@ -250,7 +202,7 @@ async def run_checks(binary: str, name: str, command: list[str], verbose: bool) 
         print(f"     python {name} direct: {len(direct)} records, {len(direct['tools'])} tools")
     except Exception as error:  # noqa: BLE001 - the direct run must work for any comparison
         report(f"python {name} direct", error)
-        return passed, failed
+        return tally.passed, tally.failed
 
     where = f"python {name} through the proxy over stdio"
     try:
@@ -265,10 +217,12 @@ async def run_checks(binary: str, name: str, command: list[str], verbose: bool) 
 
     where = f"python {name} through the proxy over HTTP"
     try:
-        server = ProxyHttp(binary, command, os.path.join(audit_dir, "http.jsonl"))
+        audit = os.path.join(audit_dir, "http.jsonl")
+        # `toolpact proxy --http 127.0.0.1:0 -- COMMAND`, stopped below.
+        server = Listening([binary, "proxy", "--http", "127.0.0.1:0", "--audit-log", audit, "--", *command], "proxy serving at ")
     except Exception as error:  # noqa: BLE001
         report(where, error)
-        return passed, failed
+        return tally.passed, tally.failed
     try:
         http = create_mcp_http_client()
         async with http:
@@ -280,7 +234,7 @@ async def run_checks(binary: str, name: str, command: list[str], verbose: bool) 
         report(where, error)
     finally:
         server.stop()
-    return passed, failed
+    return tally.passed, tally.failed
 
 
 def main() -> int:

@@ -76,6 +76,8 @@ from openai.types.chat import completion_create_params as chat_create
 from openai.types.responses import response_create_params as responses_create
 from openai.types.responses import response_input_param as responses_input
 
+from interop_common import Failed, Tally
+
 CATALOG = "examples/catalogs/gift-shop.json"
 SYSTEM = "fixtures/conversations/system.md"
 CONVERSATIONS = "fixtures/conversations"
@@ -100,10 +102,6 @@ VARIANTS: list[tuple[str, list[str]]] = [
     ("gemini-json", []),
     ("gemini-json", ["--tool-choice", "required:suggest_gifts,create_order"]),
 ]
-
-
-class Failed(Exception):
-    """A check did not hold; the message says what was expected and what came."""
 
 
 # --------------------------------------------------------------------------------------
@@ -462,16 +460,8 @@ def main() -> int:
         return 2
     repo = Path(__file__).resolve().parents[2]
     os.chdir(repo)
-    passed = failed = 0
-
-    def report(where: str, error: Exception | None) -> None:
-        nonlocal passed, failed
-        if error is None:
-            passed += 1
-            print(f"ok   {where}")
-        else:
-            failed += 1
-            print(f"FAIL {where}: {error}")
+    tally = Tally()
+    report = tally.report
 
     conversations = sorted(Path(CONVERSATIONS).glob("*.json"))
     if not conversations:
@@ -546,8 +536,8 @@ def main() -> int:
             except Exception as error:  # noqa: BLE001
                 report(where, Failed(f"{type(error).__name__}: {one_line(str(error))}"))
 
-    print(f"interop: {passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    print(f"interop: {tally.passed} passed, {tally.failed} failed")
+    return 0 if tally.failed == 0 else 1
 
 
 if __name__ == "__main__":
