@@ -13,9 +13,10 @@ fn compile(pattern: &str) -> Regex {
 
 /// Words that add nothing to a purpose: stop words of purpose sentences.
 pub(crate) const STOP: &[&str] = &[
-    "a", "all", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does", "each",
-    "for", "from", "if", "in", "into", "is", "it", "its", "no", "not", "of", "on", "or", "than",
-    "that", "the", "then", "this", "to", "via", "when", "which", "will", "with", "you", "your",
+    "a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does",
+    "each", "for", "from", "if", "in", "into", "is", "it", "its", "no", "not", "of", "on", "or",
+    "than", "that", "the", "then", "this", "to", "using", "via", "when", "which", "will", "with",
+    "you", "your",
 ];
 
 /// Words that name no particular thing: "data", "details", "specific", "existing".
@@ -25,10 +26,12 @@ pub(crate) const FILLER: &[&str] = &[
     "current",
     "data",
     "detail",
+    "detailed",
     "details",
     "existing",
     "function",
     "given",
+    "id",
     "info",
     "information",
     "item",
@@ -65,11 +68,20 @@ pub(crate) const VAGUE: &[&str] = &[
     "work",
 ];
 
+/// Places every tool of its kind acts in, which tell no more which thing it acts on than the
+/// name does: "Hover an element on the page", "Create a table in the database".
+pub(crate) const CONTEXT: &[&str] = &["browser", "database", "element", "page", "server", "window"];
+
 /// Words of HTTP boilerplate that some generators put before every description ("Error
 /// Responses: 400: Bad request", "This is the public REST API").
 pub(crate) const BOILERPLATE: &[&str] = &[
     "api", "bad", "endpoint", "error", "http", "https", "public", "response", "rest",
 ];
+
+/// A label before the purpose: a product tag ("Notion | …", "Twilio - Api: …") or a heading
+/// ("Purpose:"), which names no action and no object of its own.
+pub(crate) static LEADING_LABEL: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"^[^\w\n]*(?:\w[\w ]{0,30}?\s*(?:\||:|\s-\s)\s*)+"));
 
 /// Where the purpose ends and a list of arguments, results or notes begins.
 pub(crate) static SECTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -81,7 +93,7 @@ pub(crate) static SECTION: LazyLock<Regex> = LazyLock::new(|| {
 /// Says what comes back: "Returns …", "Lists …", "… including …".
 pub(crate) static RETURNS: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(returns?|returning|outputs?|produces?|responds?|response|results?|yields?|giv(es|ing) back|shows?|lists?|including|includes|with (their|its|the)|containing)\b",
+        r"(?i)\b(returns?|returning|outputs?|produces?|responds?|response|results?|yields?|giv(es|ing) back|including|includes|with (their|its|the)|containing)\b",
     )
 });
 
@@ -115,19 +127,19 @@ pub(crate) static USE_HINT: LazyLock<Regex> =
 pub(crate) static LIMITATIONS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
     [
         compile(
-            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)?( to)?|cap(ped)?|between \d+ and \d+|\d+\s*-\s*\d+\)|\(\d+\s*-\s*\d+|truncat\w*|bounded|exceed\w*)\b",
+            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)? to|cap(ped)? at|between \d+ and \d+|\d+\s*-\s*\d+\)|\(\d+\s*-\s*\d+|truncat\w*|bounded|exceed\w*)\b",
         ),
         compile(
             r"(?i)\b(paginat\w*|next[_ ]?page|page[_ ]?token|next[_ ]?token|cursor|offset|start[_ ]?index|start_at|per[_ ]?page|page size|page number)\b",
         ),
         compile(
-            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|deletes?|modif(y|ies)|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*)\b",
+            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*)\b",
         ),
         compile(
-            r"(?i)\b(errors?|fails?|failure|raises|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timeouts?|timed out)\b",
+            r"(?i)\b(fails?|failure|raises|throws|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when))\b",
         ),
         compile(
-            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|permissions?|credentials|rate[- ]limit\w*|deprecated|experimental|slow|may be large|not paginated|within allowed)\b",
+            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|credentials|rate[- ]limit\w*|not paginated|within allowed)\b",
         ),
     ]
 });
@@ -195,7 +207,15 @@ pub(crate) static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
 /// A format named precisely enough to write a value: "ISO 8601", "RFC3339", "YYYY-MM-DD".
 pub(crate) static PRECISE_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(iso[ -]?8601|rfc ?3339|yyyy|hh:mm|epoch|unix|posix|seconds since|cron|css selector|xpath|jmespath|lucene|uuid|markdown|json|yaml|html|csv|base64|e\.164|e\.g\.|for example|example)",
+        r"(?i)(iso[ -]?\d{3,5}|rfc ?\d{3,5}|<[a-z_]+>[^<\s]{0,3}<[a-z_]+>|yyyy|hh:mm|epoch|unix|posix|seconds since|cron|css selector|xpath|jmespath|lucene|uuid|markdown|json|yaml|html|csv|base64|e\.164|e\.g\.|for example|example)",
+    )
+});
+
+/// A description of an object that names what it holds: its keys or fields, or a list of
+/// them ("key-value pairs", "with longitude and latitude properties", "query, size, from").
+pub(crate) static SHAPE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(key[- ]value|\bmap(ping)? (of|from)\b|\bdictionary\b|\bpropert(y|ies)\b|\bfields?\b|\bkeys?\b|\w+, \w+,? (and|or) \w+|\w+, \w+, \w+)",
     )
 });
 
@@ -210,6 +230,7 @@ mod tests {
     fn every_cue_compiles_and_the_word_lists_are_sorted() {
         for re in [
             &*SECTION,
+            &*LEADING_LABEL,
             &*RETURNS,
             &*USE_GENERAL,
             &*USE_CONDITION,
@@ -222,6 +243,7 @@ mod tests {
             &*EXAMPLE,
             &*PRECISE_FORMAT,
             &*FORMAT_WORD,
+            &*SHAPE,
         ] {
             assert!(!re.as_str().is_empty());
         }
@@ -231,6 +253,7 @@ mod tests {
             FILLER,
             VAGUE,
             BOILERPLATE,
+            CONTEXT,
             EMPTY_PARAMETER_WORDS,
             SIDE_EFFECT_VERBS,
         ] {

@@ -9,11 +9,12 @@
 
 pub(crate) mod cues;
 
-use crate::analysis::words::{identifier_words, stem};
+use crate::analysis::words::{FILLER_WORDS, content_words, identifier_words, name_stems, stem};
 use cues::{
-    BOILERPLATE, EMPTY_PARAMETER_WORDS, EXAMPLE, FILLER, FORMAT_WORD, LIMITATIONS,
-    PARAMETER_DETAIL, PARAMETER_INTERACTION, PRECISE_FORMAT, RETURNS, SECTION, SIDE_EFFECT_VERBS,
-    STOP, SYNTAX_NAME, USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT, VAGUE, VALUES_NAME,
+    BOILERPLATE, CONTEXT, EMPTY_PARAMETER_WORDS, EXAMPLE, FILLER, FORMAT_WORD, LEADING_LABEL,
+    LIMITATIONS, PARAMETER_DETAIL, PARAMETER_INTERACTION, PRECISE_FORMAT, RETURNS, SECTION, SHAPE,
+    SIDE_EFFECT_VERBS, STOP, SYNTAX_NAME, USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT,
+    VAGUE, VALUES_NAME,
 };
 use serde_json::{Map, Value};
 use toolpact::Tool;
@@ -31,6 +32,8 @@ pub(crate) struct Facts {
     pub purpose_words: usize,
     /// Every content word of the purpose is in the name, filler or boilerplate.
     pub restates_name: bool,
+    /// The description has a `Returns:` section.
+    pub returns_section: bool,
     /// The purpose's words beyond the name are only vague ones ("handles", "operations").
     pub only_vague: bool,
     /// The description says what comes back ("Returns …", "Lists …").
@@ -84,10 +87,10 @@ impl Default for Thresholds {
     fn default() -> Self {
         Thresholds {
             short_purpose_words: 6,
-            base_words: 10,
-            words_without_parameters: 6,
-            words_per_parameter: 1,
-            side_effect_words: 6,
+            base_words: 7,
+            words_without_parameters: 4,
+            words_per_parameter: 2,
+            side_effect_words: 8,
             explained_percent: 70,
             long_words: 900,
         }
@@ -99,7 +102,7 @@ impl Default for Thresholds {
 pub(crate) enum LengthIssue {
     /// Fewer words than the tool needs.
     TooBrief {
-        /// Words of the purpose.
+        /// Words of the description.
         words: usize,
         /// Words the tool needs.
         needed: usize,
@@ -145,8 +148,11 @@ impl Scores {
 impl Facts {
     /// The purpose score.
     pub(crate) fn purpose_score(&self, t: &Thresholds) -> u8 {
-        if self.empty || self.restates_name {
+        if self.empty {
             0
+        } else if self.restates_name {
+            // A `Returns:` section can say what the restated purpose does not.
+            if self.returns_section { 3 } else { 0 }
         } else if self.only_vague {
             1
         } else if self.new_words == 0
@@ -199,8 +205,10 @@ impl Facts {
             return Some(LengthIssue::TooLong { words: self.words });
         }
         let needed = self.needed_words(t);
-        (self.purpose_words < needed).then_some(LengthIssue::TooBrief {
-            words: self.purpose_words,
+        // The whole description counts: an `Args:` section that explains the parameters is
+        // part of what the model reads, and reviewers count it.
+        (self.words < needed).then_some(LengthIssue::TooBrief {
+            words: self.words,
             needed,
         })
     }
@@ -255,6 +263,35 @@ impl Facts {
     }
 }
 
+/// Whether every content word of `description` is one of `known`, "get" or an empty noun
+/// ("data", "information"): the description says nothing beyond the name.
+pub(crate) fn restates(description: &str, known: &[String]) -> bool {
+    let words = content_words(description);
+    !words.is_empty()
+        && words
+            .iter()
+            .all(|w| known.contains(w) || w == "get" || FILLER_WORDS.contains(&w.as_str()))
+}
+
+/// Whether a tool's whole description says nothing beyond its name and title, as
+/// `description-restates-name` reports it.
+pub(crate) fn restates_name_or_title(tool: &Tool) -> bool {
+    let Some(description) = tool.description.as_deref().map(str::trim) else {
+        return false;
+    };
+    let mut known = name_stems(&tool.name);
+    for title in [
+        tool.title.as_deref(),
+        tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        known.extend(content_words(title));
+    }
+    restates(description, &known)
+}
+
 /// A word as the purpose analysis compares it: stemmed, with the verbs a name and its
 /// description use for the same action brought together.
 fn normal(word: &str) -> String {
@@ -265,6 +302,15 @@ fn normal(word: &str) -> String {
         "run" | "exec" => "execute".to_owned(),
         _ => stemmed,
     }
+}
+
+/// [`normal`] with a verb and its noun brought together ("generate" and "generation",
+/// "validate" and "validation"), for comparing a purpose's words with the name's.
+fn root(normal: &str) -> &str {
+    ["ation", "ate"]
+        .iter()
+        .find_map(|suffix| normal.strip_suffix(suffix).filter(|rest| rest.len() > 3))
+        .unwrap_or(normal)
 }
 
 /// The words of free text as written: runs of ASCII letters and digits that start with a
@@ -302,11 +348,47 @@ fn mentions(text: &str, name: &str) -> bool {
     })
 }
 
-/// The purpose: the description up to its first "Args:", "Returns:" or similar section.
+/// The purpose: the description up to its first "Args:", "Returns:" or similar section,
+/// without a leading product tag or heading ("Notion | …", "Purpose: …").
 fn purpose_text(description: &str) -> &str {
-    SECTION
+    let text = SECTION
         .find(description)
-        .map_or(description, |m| &description[..m.start()])
+        .map_or(description, |m| &description[..m.start()]);
+    LEADING_LABEL.find(text).map_or(text, |m| &text[m.end()..])
+}
+
+/// The text a description gives a parameter on a line of its own, as in an `Args:` section
+/// ("  query: The search query", "- `limit` (int): How many").
+fn argument_line<'a>(description: &'a str, name: &str) -> Option<&'a str> {
+    description.lines().find_map(|line| {
+        let line = line
+            .trim_start()
+            .trim_start_matches(['-', '*'])
+            .trim_start()
+            .trim_start_matches('`');
+        let rest = line
+            .strip_prefix(name)?
+            .trim_start_matches('`')
+            .trim_start();
+        let rest = match rest.strip_prefix('(') {
+            Some(typed) => typed.split_once(')')?.1.trim_start(),
+            None => rest,
+        };
+        rest.strip_prefix(':')
+            .or_else(|| rest.strip_prefix(" - "))
+            .map(str::trim)
+    })
+}
+
+/// Whether the words of a description, in [`normal`] form, hold every word of a parameter's
+/// name of two words or more: "file paths" for `filePaths`, "an iteration by public ID" for
+/// `iterationPublicId`.
+fn mentions_words(description_words: &[String], name: &str) -> bool {
+    let name_words = identifier_words(name);
+    name_words.len() >= 2
+        && name_words
+            .iter()
+            .all(|w| description_words.contains(&normal(w)))
 }
 
 /// The top-level properties of a tool's input schema, in schema order.
@@ -372,8 +454,16 @@ fn restates_parameter(name: &str, description: &str) -> bool {
     })
 }
 
-/// Whether a property's value has a format or shape that the texts around it never show.
-fn lacks_example(name: &str, schema: &Map<String, Value>, description: &str) -> bool {
+/// Whether a property's value has a format or shape that the texts around it never show. An
+/// object (or a list of objects) whose own description names what it holds ("a query DSL
+/// object that can include query, size, from, sort", "as key-value pairs") is shown, and so
+/// is an optional one of a tool whose description shows examples of its calls.
+fn lacks_example(
+    name: &str,
+    schema: &Map<String, Value>,
+    description: &str,
+    required: bool,
+) -> bool {
     let own = schema
         .get("description")
         .and_then(Value::as_str)
@@ -387,14 +477,16 @@ fn lacks_example(name: &str, schema: &Map<String, Value>, description: &str) -> 
     }
     let in_tool = mentions(description, name);
     let shown = |re: &regex::Regex| re.is_match(own) || (in_tool && re.is_match(description));
+    let said = || SHAPE.is_match(own) || (!required && EXAMPLE.is_match(description));
     match kind {
-        Some("object") => !has_described_properties(schema) && !shown(&EXAMPLE),
+        Some("object") => !has_described_properties(schema) && !shown(&EXAMPLE) && !said(),
         Some("array") => {
             let items = schema.get("items").and_then(Value::as_object);
             items.is_some_and(|items| {
                 items.get("type").and_then(Value::as_str) == Some("object")
                     && !has_described_properties(items)
             }) && !shown(&EXAMPLE)
+                && !said()
         }
         Some("string") | None => {
             let format = schema.get("format").and_then(Value::as_str);
@@ -457,13 +549,25 @@ fn usage_level(description: &str) -> u8 {
 fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
     let name: Vec<String> = identifier_words(&tool.name)
         .iter()
-        .map(|w| normal(w))
+        .map(|w| root(&normal(w)).to_owned())
         .collect();
     let purpose = purpose_text(description);
+    facts.returns_section = SECTION.captures_iter(description).any(|c| {
+        c.get(1)
+            .is_some_and(|m| m.as_str().to_ascii_lowercase().starts_with("return"))
+    });
     let words = raw_words(purpose);
     facts.purpose_words = words.len();
     facts.says_what_returns = RETURNS.is_match(description);
     let is_in = |list: &[&str], w: &str| list.binary_search(&w).is_ok();
+    // In a purpose Written In Title Case a capital says nothing of a proper name.
+    let capitalised = words
+        .iter()
+        .skip(1)
+        .filter(|w| w.len() > 3 && w.starts_with(|c: char| c.is_ascii_uppercase()))
+        .count();
+    let long = words.iter().skip(1).filter(|w| w.len() > 3).count();
+    let title_case = capitalised >= 3 && capitalised * 5 >= long * 3;
     let mut beyond_name = 0;
     let mut vague = 0;
     let mut new: Vec<String> = Vec::new();
@@ -473,17 +577,21 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
             continue;
         }
         let n = normal(&lower);
-        if name.contains(&n) || is_in(FILLER, &n) || n == "get" || is_in(BOILERPLATE, &n) {
+        if name.iter().any(|w| w == root(&n))
+            || is_in(FILLER, &n)
+            || n == "get"
+            || is_in(BOILERPLATE, &n)
+        {
             continue;
         }
         beyond_name += 1;
         // A capitalised word after the first, or an acronym, is a proper name ("Datadog",
         // "GCP"): it says where, not what.
-        let proper = (i > 0 && word.starts_with(|c: char| c.is_ascii_uppercase()))
+        let proper = (i > 0 && !title_case && word.starts_with(|c: char| c.is_ascii_uppercase()))
             || (word.len() > 1 && word.bytes().all(|b| b.is_ascii_uppercase()));
         if is_in(VAGUE, &n) {
             vague += 1;
-        } else if !proper && !new.contains(&n) {
+        } else if !proper && !is_in(CONTEXT, &n) && !new.contains(&n) {
             new.push(n);
         }
     }
@@ -506,6 +614,8 @@ fn limitation_kinds(tool: &Tool, description: &str) -> u8 {
 
 /// Fills in what the parameters' descriptions and the tool's say of the parameters.
 fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
+    // The description's words, read only when a parameter needs them.
+    let mut description_words: Option<Vec<String>> = None;
     for (name, schema) in properties(tool) {
         facts.parameters += 1;
         let own = schema
@@ -513,7 +623,26 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
             .and_then(Value::as_str)
             .unwrap_or("")
             .trim();
-        if (!own.is_empty() && !restates_parameter(name, own)) || mentions(description, name) {
+        // The tool's description explains a parameter when it names it and, on a line of its
+        // own as in an `Args:` section, says more than the name. An object that only wraps
+        // described properties is explained by them.
+        let explained = (!own.is_empty() && !restates_parameter(name, own))
+            || match argument_line(description, name) {
+                Some(text) => !restates_parameter(name, text),
+                None => {
+                    mentions(description, name)
+                        || (name.len() > 4
+                            && mentions_words(
+                                description_words.get_or_insert_with(|| {
+                                    raw_words(description).iter().map(|w| normal(w)).collect()
+                                }),
+                                name,
+                            ))
+                }
+            }
+            || (single_type(schema).0 == Some("object")
+                && has_described_properties(single_type(schema).1));
+        if explained {
             facts.explained += 1;
         } else {
             facts.unexplained.push(name.clone());
@@ -530,7 +659,12 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
         if PARAMETER_INTERACTION.is_match(own) {
             facts.interacting += 1;
         }
-        if lacks_example(name, schema, description) {
+        let required = tool
+            .input_schema
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())));
+        if lacks_example(name, schema, description, required) {
             facts.missing_examples.push(name.clone());
         }
     }
@@ -681,6 +815,104 @@ mod tests {
             no_input(),
         ));
         assert_eq!(clock.length_issue(&t), None);
+    }
+
+    #[test]
+    fn a_leading_label_and_a_place_every_such_tool_acts_in_add_nothing_to_the_purpose() {
+        let t = Thresholds::default();
+        let tagged = assess(&tool(
+            "API-retrieve-a-page",
+            "Notion | Retrieve a page\nError Responses:\n400: Bad request",
+            no_input(),
+        ));
+        assert!(tagged.restates_name, "{tagged:?}");
+        let placed = assess(&tool(
+            "playwright_hover",
+            "Hover an element on the page",
+            no_input(),
+        ));
+        assert_eq!(placed.purpose_score(&t), 2, "{placed:?}");
+        // A leading "Lists" echoes the name; it says nothing of what comes back.
+        let listed = assess(&tool(
+            "list_pull_requests",
+            "Lists the open pull requests of a repository.",
+            no_input(),
+        ));
+        assert_eq!(listed.purpose_score(&t), 3, "{listed:?}");
+        // A `Returns:` section says what the restated purpose does not.
+        let sectioned = assess(&tool(
+            "list_team_members",
+            "List members of a team.\n\nReturns:\n    List of user references",
+            no_input(),
+        ));
+        assert_eq!(sectioned.purpose_score(&t), 3, "{sectioned:?}");
+        let noun = assess(&tool("ai_text_generation", "Generate text", no_input()));
+        assert!(noun.restates_name, "{noun:?}");
+    }
+
+    #[test]
+    fn the_description_explains_a_parameter_it_names_with_more_than_the_name() {
+        let args = assess(&tool(
+            "update_service",
+            "Update a service.\n\nArgs:\n    service_id: The ID of the service\n    data (dict): Fields to change, as in the service's JSON",
+            json!({"type": "object", "properties": {"service_id": {}, "data": {}}}),
+        ));
+        assert_eq!(args.unexplained, ["service_id"], "{args:?}");
+        let words = assess(&tool(
+            "lint-files",
+            "Lints files. Give absolute file paths.",
+            json!({"type": "object", "properties": {"filePaths": {"type": "array"}}}),
+        ));
+        assert!(words.unexplained.is_empty(), "{words:?}");
+        let wrapper = assess(&tool(
+            "list_artifacts",
+            "Lists the artifacts of a job.",
+            json!({"type": "object", "properties": {"params": {"type": "object", "properties": {
+                "branch": {"type": "string", "description": "Branch checked out locally"}
+            }}}}),
+        ));
+        assert!(wrapper.unexplained.is_empty(), "{wrapper:?}");
+    }
+
+    #[test]
+    fn an_object_is_shown_by_the_keys_its_description_names() {
+        let facts = assess(&tool(
+            "search",
+            "Searches an index.",
+            json!({"type": "object", "required": ["body", "options"], "properties": {
+                "body": {"type": "object", "description": "Query DSL object that can include query, size, from, sort"},
+                "params": {"type": "object", "description": "Query parameters as key-value pairs"},
+                "options": {"type": "object", "description": "Search options"}
+            }}),
+        ));
+        assert_eq!(facts.missing_examples, ["options"], "{facts:?}");
+    }
+
+    #[test]
+    fn limitations_need_a_condition_not_a_word() {
+        let none = assess(&tool(
+            "events_list",
+            "Lists events (warnings, errors, state changes). Deletes nothing.",
+            no_input(),
+        ));
+        assert_eq!(none.limitation_kinds, 0, "{none:?}");
+        let failure = assess(&tool(
+            "cancel_query",
+            "Cancels a query. Returns an error if the query has ended.",
+            no_input(),
+        ));
+        assert_eq!(failure.limitation_kinds, 1, "{failure:?}");
+    }
+
+    #[test]
+    fn length_counts_every_word_of_the_description() {
+        let t = Thresholds::default();
+        let args = assess(&tool(
+            "get_collection_count",
+            "Get the number of documents in a collection.\n\nArgs:\n    collection_name: Name of the collection to count",
+            json!({"type": "object", "properties": {"collection_name": {"type": "string"}}}),
+        ));
+        assert_eq!(args.length_issue(&t), None, "{args:?}");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-use crate::analysis::words::{FILLER_WORDS, content_words, name_stems};
+use crate::analysis::quality::restates_name_or_title;
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
 use crate::meta::RuleMeta;
@@ -41,14 +41,6 @@ declare_rule! {
 
 /// Whether `description` says nothing the words in `known` do not. "Gets" is empty too:
 /// `list_orders` described as "Gets the list of orders" says no more than its name.
-fn restates(description: &str, known: &[String]) -> bool {
-    let words = content_words(description);
-    !words.is_empty()
-        && words
-            .iter()
-            .all(|w| known.contains(w) || w == "get" || FILLER_WORDS.contains(&w.as_str()))
-}
-
 impl Rule for DescriptionRestatesName {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META
@@ -65,17 +57,7 @@ impl ChecksTools for DescriptionRestatesName {
         let Some(description) = tool.description.as_deref().map(str::trim) else {
             return;
         };
-        let mut known = name_stems(&tool.name);
-        for title in [
-            tool.title.as_deref(),
-            tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            known.extend(content_words(title));
-        }
-        if restates(description, &known) {
+        if restates_name_or_title(tool) {
             out.push(Violation {
                 tool: Some(i),
                 pointer: "/description".to_owned(),
@@ -91,7 +73,8 @@ impl ChecksTools for DescriptionRestatesName {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::analysis::quality::restates;
+    use crate::analysis::words::name_stems;
 
     #[test]
     fn restatements_and_near_misses() {

@@ -8,13 +8,13 @@ declare_rule! {
     /// ## What it does
     /// Finds tool descriptions too brief for what the tool takes and does.
     ///
-    /// A description needs more words the more the tool takes and does: `base-words` (10)
-    /// for a tool with parameters, one more (`words-per-parameter`) for each parameter up to
-    /// eight, and `side-effect-words` (6) more when the tool's name says it changes something
+    /// A description needs more words the more the tool takes and does: `base-words` (7)
+    /// for a tool with parameters, two more (`words-per-parameter`) for each parameter up to
+    /// eight, and `side-effect-words` (8) more when the tool's name says it changes something
     /// (`create_…`, `delete_…`, `send_…`); a tool without parameters needs
-    /// `words-without-parameters` (6). Only the purpose counts: the text before an `Args:`
-    /// or `Returns:` section that repeats the schema. Empty descriptions are left to
-    /// `missing-description`.
+    /// `words-without-parameters` (4). Every word of the description counts, an `Args:`
+    /// section that explains the parameters too, since the model reads it. Empty
+    /// descriptions are left to `missing-description`.
     ///
     /// ## Why is this bad?
     /// A few words cannot say what the tool does, what it returns, what its inputs mean
@@ -46,22 +46,22 @@ declare_rule! {
         options: [
             RuleOption {
                 name: "base-words",
-                default: 10,
+                default: 7,
                 doc: "the words a description of a tool with parameters needs at least",
             },
             RuleOption {
                 name: "words-per-parameter",
-                default: 1,
+                default: 2,
                 doc: "the words it needs more for each parameter, up to eight",
             },
             RuleOption {
                 name: "side-effect-words",
-                default: 6,
+                default: 8,
                 doc: "the words it needs more when the tool's name says it changes something",
             },
             RuleOption {
                 name: "words-without-parameters",
-                default: 6,
+                default: 4,
                 doc: "the words a description of a tool without parameters needs at least",
             },
         ],

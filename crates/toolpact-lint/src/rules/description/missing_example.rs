@@ -13,11 +13,14 @@ declare_rule! {
     /// selector, a pattern, a date or time, a range or a duration, or a type, mode, style or
     /// unit that its schema does not list; when its description only hints at "a format"
     /// ("Stock symbol in Yahoo Finance format"); or when it is an object, or a list of
-    /// objects, whose properties are not all described. An example in the property's
-    /// description, or in the tool's description next to the property's name, is enough
-    /// ("e.g. `status:open`", `{"type": "group"}`), and so is a precise name ("ISO 8601",
-    /// "RFC 3339", "YYYY-MM-DD", "cron", "JSON", "Markdown") or a JSON Schema `format`,
-    /// `enum`, `pattern` or `examples`.
+    /// objects, whose properties are not all described and whose description names none of
+    /// its keys ("Validation options" names none; "can include query, size, from, sort",
+    /// "as key-value pairs" and "with longitude and latitude properties" do). An example in
+    /// the property's description, or in the tool's description next to the property's
+    /// name, is enough ("e.g. `status:open`", `{"type": "group"}`), and for an optional
+    /// object any example in the tool's description; so is a precise name ("ISO 8601",
+    /// "RFC 3339", a template such as `<language>-<country>`, "YYYY-MM-DD", "cron", "JSON",
+    /// "Markdown") or a JSON Schema `format`, `enum`, `pattern` or `examples`.
     ///
     /// ## Why is this bad?
     /// The type says "string"; the server wants `2024-05-01`, `status:open label:bug` or

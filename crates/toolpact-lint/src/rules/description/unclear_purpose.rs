@@ -1,4 +1,4 @@
-use crate::analysis::quality::Thresholds;
+use crate::analysis::quality::{Thresholds, restates_name_or_title};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
 use crate::meta::{RuleMeta, RuleOption};
@@ -9,13 +9,18 @@ declare_rule! {
     /// Finds tool descriptions that never say what the tool acts on and what it does to it.
     ///
     /// The purpose is the description up to its first `Args:`, `Returns:` or similar
-    /// section. It is unclear when, once stop words, filler ("data", "specific"), proper
-    /// names ("Datadog", "GCP") and HTTP boilerplate are set aside, it names nothing the
-    /// tool's name does not, or only vague verbs and nouns ("Handles requests for the
-    /// workspace.", "Utility for data operations."), or when it is at most
-    /// `short-purpose-words` (6) words long, adds one word to the name and never says what
-    /// comes back. A description that only restates the name is left to
-    /// `description-restates-name`; an empty one to `missing-description`.
+    /// section, without a leading product tag or heading ("Notion | …", "Purpose: …"). It
+    /// is unclear when, once stop words, filler ("data", "specific", "detailed"), proper
+    /// names ("Datadog", "GCP"), HTTP boilerplate and the places every such tool acts in
+    /// ("on the page", "in the database") are set aside, it names nothing the tool's name
+    /// does not (a verb and its noun, "generate" and "generation", count as one), or only
+    /// vague verbs and nouns ("Handles requests for the workspace.", "Utility for data
+    /// operations."), or when it is at most `short-purpose-words` (6) words long, adds one
+    /// word to the name and never says what comes back. A leading "Lists" or "Shows" echoes
+    /// the name and says nothing of what comes back; a `Returns:` section does. A description
+    /// that only restates the name is left to `description-restates-name`, unless a tag or
+    /// a section around the restated purpose hides it from that rule; an empty one is left
+    /// to `missing-description`.
     ///
     /// ## Why is this bad?
     /// The model picks a tool by what it acts on and what it gives back. A description can
@@ -62,7 +67,8 @@ impl Rule for UnclearPurpose {
 impl ChecksTools for UnclearPurpose {
     fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         let facts = view.quality();
-        if facts.empty || facts.restates_name {
+        // A description that only restates the name is `description-restates-name`'s.
+        if facts.empty || (facts.restates_name && restates_name_or_title(view.tool)) {
             return;
         }
         let thresholds = Thresholds {

@@ -12,9 +12,13 @@ declare_rule! {
     /// explained beyond their name.
     ///
     /// A property is explained by a description that says more than its name and type
-    /// ("The id", "Query string" do not), or by the tool's description naming it (a docstring
-    /// with an `Args:` section). Each property without any description is also reported by
-    /// `missing-property-description`; this rule judges the tool as a whole, as reviewers do.
+    /// ("The id", "Query string" do not); by the tool's description naming it, by its
+    /// identifier or, for a name of two words or more, by its words ("absolute file paths"
+    /// for `filePaths`), where a line of its own as in an `Args:` section must also say more
+    /// than the name (`service_id: The ID of the service` does not); or, for an object, by
+    /// described properties of its own. Each property without any description is also
+    /// reported by `missing-property-description`; this rule judges the tool as a whole, as
+    /// reviewers do.
     ///
     /// ## Why is this bad?
     /// The model fills in arguments from the names alone: units, formats, which value

@@ -9,7 +9,10 @@ declare_rule! {
     /// no bound ("at most 100 results", "1-50"), no pagination (a cursor, a page token, an
     /// offset), no side effect or cost ("cannot be undone", "overwrites", "read-only",
     /// "billed"), no failure case ("fails if …", "returns an error when …") and no
-    /// requirement ("requires admin rights", "only works within allowed directories").
+    /// requirement ("requires admin rights", "only works within allowed directories"). A
+    /// word alone is not a limitation: "errors" among what a tool lists is no failure case,
+    /// "Deletes" as the verb of a delete tool no side effect, "experimental" or "may be
+    /// large" no more than a hint.
     ///
     /// Most published tools state none, so the rule is off by default: the quality score's
     /// limitations component counts it on every check, and `--select unstated-limitations`
