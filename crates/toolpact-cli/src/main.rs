@@ -10,5 +10,45 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    restart_proxy_with_allocator_settings();
     ExitCode::from(toolpact_cli::run(std::env::args_os()))
+}
+
+/// `toolpact proxy` stays up and serves bursts, where the other commands run once and exit:
+/// it runs with the mimalloc settings that keep a long-lived process small
+/// ([`toolpact_mcp::MIMALLOC_SETTINGS`]). mimalloc reads them from the environment when the
+/// process starts, and setting them from Rust would take `unsafe` code, so the command
+/// replaces itself (same process id, same standard input and output) with a copy of itself
+/// that has them in its environment. A setting the user gave is kept; when every setting is
+/// given, or the executable cannot be run again, the proxy runs in this process as it is.
+#[cfg(unix)]
+fn restart_proxy_with_allocator_settings() {
+    use std::os::unix::process::CommandExt;
+    let mut args = std::env::args_os();
+    let arg0 = args.next();
+    if args.next().as_deref() != Some(std::ffi::OsStr::new("proxy")) {
+        return;
+    }
+    let missing: Vec<_> = toolpact_mcp::MIMALLOC_SETTINGS
+        .iter()
+        .filter(|(name, _)| std::env::var_os(name).is_none())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let mut command = std::process::Command::new(exe);
+    command.args(std::env::args_os().skip(1));
+    if let Some(arg0) = arg0 {
+        command.arg0(arg0);
+    }
+    for (name, value) in missing {
+        command.env(name, value);
+    }
+    // `exec` returns only when it failed.
+    let error = command.exec();
+    eprintln!("toolpact: running the proxy with mimalloc's default settings: {error}");
 }

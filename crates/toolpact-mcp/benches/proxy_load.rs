@@ -30,8 +30,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use toolpact_mcp::{HttpOptions, Proxy, ProxyOptions, Source};
 
-// The `toolpact` binary's allocator (crates/toolpact-cli/src/main.rs): the proxy measured here
-// is the proxy users run, whose memory depends on how the allocator keeps what threads free.
+// The `toolpact` binary's allocator (crates/toolpact-cli/src/main.rs), with the settings the
+// command gives its proxy: the proxy measured here is the proxy users run, whose memory depends
+// on how the allocator keeps what threads free.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -192,6 +193,10 @@ fn self_command(args: &[&str]) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .kill_on_drop(true);
+    if args.first() == Some(&"proxy") {
+        // As the `toolpact` command runs its proxy (crates/toolpact-cli/src/main.rs).
+        command.envs(toolpact_mcp::MIMALLOC_SETTINGS);
+    }
     command
 }
 

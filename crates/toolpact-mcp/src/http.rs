@@ -35,8 +35,8 @@ use futures::{Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, ErrorData, GetExtensions, JsonRpcError,
-    ServerJsonRpcMessage, ServerNotification,
+    ClientJsonRpcMessage, ClientRequest, CustomResult, ErrorData, GetExtensions, JsonRpcError,
+    MetaObject, ServerJsonRpcMessage, ServerNotification, ServerResult,
 };
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
@@ -599,6 +599,45 @@ where
     }
 }
 
+/// The `_meta` key under which a handler hands over the result to send as it is, in place of
+/// the typed one that carries it: rmcp's model of a result leaves out the fields it does not
+/// know (a tool's `execution`, the `tasks` capability of 2025-11-25), and the proxy passes on
+/// what the upstream server said. Only `initialize` and `tools/list` results are read for it;
+/// the key itself never reaches the client.
+pub(crate) const RESULT_AS_IS: &str = "toolpact/result-as-is";
+
+/// The message with a result handed over under [`RESULT_AS_IS`] replaced by that result. The
+/// protocol version of an `initialize` result is the one rmcp negotiated.
+fn send_as_is(message: Arc<ServerJsonRpcMessage>) -> Arc<ServerJsonRpcMessage> {
+    let ServerJsonRpcMessage::Response(response) = &*message else {
+        return message;
+    };
+    let (meta, version) = match &response.result {
+        ServerResult::InitializeResult(result) => {
+            (result.meta.as_ref(), Some(&result.protocol_version))
+        }
+        ServerResult::ListToolsResult(result) => (result.meta.as_ref(), None),
+        _ => return message,
+    };
+    let Some(Value::Object(mut result)) = meta.and_then(|m| m.0.get(RESULT_AS_IS)).cloned() else {
+        return message;
+    };
+    if let Some(version) = version.and_then(|v| serde_json::to_value(v).ok()) {
+        result.insert("protocolVersion".to_owned(), version);
+    }
+    Arc::new(ServerJsonRpcMessage::response(
+        ServerResult::CustomResult(CustomResult(Value::Object(result))),
+        response.id.clone(),
+    ))
+}
+
+/// A `_meta` that hands `result` over to be sent as it is (see [`RESULT_AS_IS`]).
+pub(crate) fn as_is_meta(result: Value) -> MetaObject {
+    let mut meta = serde_json::Map::new();
+    meta.insert(RESULT_AS_IS.to_owned(), result);
+    MetaObject(meta)
+}
+
 /// Closes the sessions that have been idle too long, every quarter of the limit.
 async fn close_idle_sessions(
     sessions: Arc<TrackedSessions>,
@@ -753,7 +792,11 @@ impl SessionManager for TrackedSessions {
         message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Self::Error> {
         self.activity.touch(id);
-        self.inner.initialize_session(id, message).await
+        self.inner
+            .initialize_session(id, message)
+            .await
+            .map(|answer| send_as_is(Arc::new(answer)))
+            .map(Arc::unwrap_or_clone)
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
@@ -790,6 +833,10 @@ impl SessionManager for TrackedSessions {
             Some(notifications) => notifications_first(notifications, stream).left_stream(),
             None => stream.right_stream(),
         };
+        let stream = stream.map(|mut event| {
+            event.message = event.message.map(send_as_is);
+            event
+        });
         Ok(self.tracked(id, stream))
     }
 

@@ -47,8 +47,8 @@ pub use prompts::{Prompt, PromptArgument, PromptArguments, PromptMessage};
 pub use protocol::PROTOCOL_VERSIONS;
 pub use proxy::{
     AuditTarget, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_MESSAGE_BYTES,
-    DEFAULT_MAX_RESULT_BYTES, OnChange, OnFinding, OnInjection, OnInvalidOutput, Proxy, ProxyError,
-    ProxyOptions,
+    DEFAULT_MAX_RESULT_BYTES, MIMALLOC_SETTINGS, OnChange, OnFinding, OnInjection, OnInvalidOutput,
+    Proxy, ProxyError, ProxyOptions,
 };
 pub use resources::{Resource, ResourceTemplate, Resources, UriVariables};
 pub use runtime::{block_on, shutdown_signal};

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{shop_server, shop_tools};
-use serde_json::json;
+use serde_json::{Value, json};
 use toolpact_mcp::{
     ClientError, ClientOptions, Connection, HttpOptions, Proxy, ProxyOptions, Source,
 };
@@ -93,4 +93,83 @@ async fn an_http_client_reaches_an_http_server_through_the_proxy() {
         "{withheld}"
     );
     connection.close().await;
+}
+
+/// POSTs one JSON-RPC message to an MCP endpoint and returns the session id and the message
+/// of the answer (SSE or JSON), read as raw JSON: no model of the protocol in between.
+async fn post_raw(url: &str, body: Value, session: Option<&str>) -> (Option<String>, Value) {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body.to_string());
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let response = request.send().await.unwrap();
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let text = response.text().await.unwrap();
+    let message = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .find(|data| !data.is_empty())
+        .map_or_else(
+            || serde_json::from_str(&text).unwrap_or(Value::Null),
+            |data| serde_json::from_str(data).unwrap(),
+        );
+    (session, message)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tasks_capability_and_execution_field_reach_an_http_client() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/tasks-and-execution.sh"
+    );
+    let proxy = Proxy::new(ProxyOptions::default()).unwrap();
+    let front = proxy
+        .bind_http(Source::command("sh", [fixture]), local())
+        .await
+        .unwrap();
+    let url = front.url();
+    tokio::spawn(front.serve_until(std::future::pending()));
+
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}
+        }
+    });
+    let (session, answer) = post_raw(&url, initialize, None).await;
+    let session = session.expect("the front opens a session");
+    let result = &answer["result"];
+    assert_eq!(
+        result["capabilities"]["tasks"],
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        "{answer}"
+    );
+    assert_eq!(result["protocolVersion"], "2025-11-25", "{answer}");
+    assert_eq!(result["serverInfo"]["name"], "tasks", "{answer}");
+    assert!(result.get("_meta").is_none(), "{answer}");
+    post_raw(
+        &url,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        Some(&session),
+    )
+    .await;
+
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let (_, answer) = post_raw(&url, list, Some(&session)).await;
+    let tools = answer["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1, "{answer}");
+    assert_eq!(tools[0]["name"], "add");
+    assert_eq!(tools[0]["execution"], json!({"taskSupport": "optional"}));
+    assert!(answer["result"].get("_meta").is_none(), "{answer}");
 }

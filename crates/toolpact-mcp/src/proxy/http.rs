@@ -2,13 +2,17 @@
 //! checks, sessions) with, for each session, a handler that turns rmcp's typed requests back
 //! into JSON lines for a relay of its own, started with the session's first request.
 //!
-//! rmcp's HTTP server reads each message into its model before a handler sees it, so over
-//! HTTP a field rmcp's model does not know is not passed on; over stdio everything is.
+//! rmcp's HTTP server reads each message into its model before a handler sees it, and writes
+//! each answer from it: over HTTP a field rmcp's model does not know is not passed on, except
+//! in the answers to `initialize` and `tools/list`, which the front hands over as the upstream
+//! server wrote them (through the gate) for the HTTP server to send as they are
+//! (`crate::http::RESULT_AS_IS`): the `tasks` capability and the tools' `execution` field of
+//! 2025-11-25 reach the client. Over stdio everything is passed on.
 
 use crate::child::ServerStderr;
 use crate::client::Source;
 use crate::error::ServeError;
-use crate::http::{HttpOptions, HttpServer, bind_service};
+use crate::http::{HttpOptions, HttpServer, as_is_meta, bind_service};
 use crate::proxy::relay::{Relay, Shared};
 use crate::proxy::upstream;
 use crate::proxy::wire::{Frame, LineReader, envelope, error_response, id_key, message, response};
@@ -350,7 +354,10 @@ impl ServerHandler for Front {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        self.forward("initialize", Some(request), context).await
+        let answer: Value = self.forward("initialize", Some(request), context).await?;
+        let mut result: InitializeResult = read("initialize", answer.clone())?;
+        result.meta = Some(as_is_meta(answer));
+        Ok(result)
     }
 
     async fn complete(
@@ -468,7 +475,10 @@ impl ServerHandler for Front {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        self.forward("tools/list", request, context).await
+        let answer: Value = self.forward("tools/list", request, context).await?;
+        let mut result: ListToolsResult = read("tools/list", answer.clone())?;
+        result.meta = Some(as_is_meta(answer));
+        Ok(result)
     }
 
     async fn on_custom_request(
