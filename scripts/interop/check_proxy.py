@@ -9,9 +9,10 @@ COMMAND` over Streamable HTTP. The probe records what the client sees, for each 
 server offers: its capabilities, the tool list, calls (results and errors), a call with
 progress notifications, resources and resource templates (listed and read), prompts (listed
 and got), completions, and `logging/setLevel`. Every record taken through the proxy must equal
-the direct one, with two exceptions: a call with invalid arguments is answered by the proxy's
-own error (only `isError` is compared), and over HTTP the fields rmcp's model does not have are
-not passed on (`NOT_OVER_HTTP_*` below).
+the direct one, with one exception: a call with invalid arguments is answered by the proxy's
+own error (only `isError` is compared). Over HTTP too the comparison is exact: the proxy's HTTP
+front passes on the `initialize` and `tools/list` answers as the upstream wrote them, fields of
+2025-11-25 (the `tasks` capability, a tool's `execution`) included.
 
 Each comparison prints `ok   WHERE` or `FAIL WHERE REASON`; the last line is
 `proxy interop (python): N passed, M failed`. Exit status: 0 all passed, 1 some failed,
@@ -84,21 +85,6 @@ PROMPT_ARGUMENTS: dict[str, dict[str, str]] = {
     "completable-prompt": {"department": "Engineering", "name": "Bob"},
     "resource-prompt": {"resourceType": "Text", "resourceId": "1"},
 }
-
-
-# What rmcp's model of the protocol does not have, and so the proxy's HTTP front does not pass
-# on (docs/proxy.md, "Over HTTP"): the `tasks` capability and a tool's `execution` of the
-# 2025-11-25 revision. The HTTP comparison leaves exactly these out of the direct record.
-NOT_OVER_HTTP_CAPABILITIES = {"tasks"}
-NOT_OVER_HTTP_TOOL_FIELDS = {"execution"}
-
-
-def over_http(record: dict[str, Any]) -> dict[str, Any]:
-    """The direct record less what the proxy's HTTP front cannot pass on."""
-    out = dict(record)
-    out["capabilities"] = [c for c in record["capabilities"] if c not in NOT_OVER_HTTP_CAPABILITIES]
-    out["tools"] = [{k: v for k, v in t.items() if k not in NOT_OVER_HTTP_TOOL_FIELDS} for t in record["tools"]]
-    return out
 
 
 def dump(value: Any) -> Any:
@@ -228,7 +214,7 @@ async def run_checks(binary: str, name: str, command: list[str], verbose: bool) 
         async with http:
             async with Client(streamable_http_client(server.url, http_client=http), mode="legacy") as client:
                 proxied = await probe(client, name)
-        found = differences(over_http(direct), proxied)
+        found = differences(direct, proxied)
         report(where, Failed("\n     ".join(["", *found])) if found else None)
     except Exception as error:  # noqa: BLE001
         report(where, error)

@@ -7,8 +7,8 @@
 // the client sees of each feature the server offers (capabilities, tools, calls, a call with
 // progress notifications, resources, resource templates, prompts, completions,
 // logging/setLevel); every record taken through the proxy must equal the direct one, except that
-// only isError is compared for invalid arguments (the proxy answers them with its own errors)
-// and, over HTTP, the fields rmcp's model does not have are left out. Prints
+// only isError is compared for invalid arguments (the proxy answers them with its own errors);
+// over HTTP too, fields of 2025-11-25 (the tasks capability, a tool's execution) included. Prints
 // `ok   WHERE` or `FAIL WHERE REASON` for each comparison, then
 // `proxy interop (typescript): N passed, M failed`; exits 0 or 1 (2 on bad usage).
 import { spawn } from "node:child_process";
@@ -44,10 +44,6 @@ const CALLS = {
 const INVALID = new Set(['create_order {"giftId":"g-1","quantity":0}', 'get-sum {"a":"two","b":40}']);
 // The everything server writes the time it made a resource into the resource's text.
 const CLOCK = /\b\d{1,2}:\d{2}:\d{2}\s?[AP]M\b/g;
-// What rmcp's model of the protocol does not have, and so the proxy's HTTP front does not pass
-// on (docs/proxy.md, "Over HTTP"): the `tasks` capability and a tool's `execution`.
-const NOT_OVER_HTTP_CAPABILITIES = new Set(["tasks"]);
-const NOT_OVER_HTTP_TOOL_FIELDS = new Set(["execution"]);
 const PROGRESS = {
   "gift-shop": null,
   everything: ["trigger-long-running-operation", { duration: 1, steps: 3 }],
@@ -153,17 +149,6 @@ async function probe(client) {
   return JSON.parse(JSON.stringify(canonical(record)).replace(CLOCK, "TIME"));
 }
 
-// The direct record less what the proxy's HTTP front cannot pass on.
-function overHttp(record) {
-  return {
-    ...record,
-    capabilities: record.capabilities.filter((c) => !NOT_OVER_HTTP_CAPABILITIES.has(c)),
-    tools: record.tools.map((t) =>
-      Object.fromEntries(Object.entries(t).filter(([k]) => !NOT_OVER_HTTP_TOOL_FIELDS.has(k))),
-    ),
-  };
-}
-
 async function withClient(transport, body) {
   const client = new Client({ name: "toolpact-proxy-interop", version: "1.0.0" });
   await step(client.connect(transport));
@@ -251,7 +236,7 @@ async function main() {
   try {
     server = await proxyHttp();
     const proxied = await withClient(new StreamableHTTPClientTransport(new URL(server.url)), probe);
-    const found = differences(overHttp(direct), proxied);
+    const found = differences(direct, proxied);
     report(where, found.length ? new Error(found.join("; ")) : null);
   } catch (error) {
     report(where, error);
