@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Customer, shop_server, shop_tools};
+use common::{Customer, first_message, shop_server, shop_tools};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -346,15 +346,7 @@ async fn exchange(
     let status = response.status().as_u16();
     let headers = response.headers().clone();
     let text = response.text().await.unwrap();
-    let message = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .find(|data| !data.is_empty())
-        .map_or_else(
-            || serde_json::from_str(&text).unwrap_or(Value::Null),
-            |data| serde_json::from_str(data).unwrap(),
-        );
+    let message = first_message(&text);
     (status, headers, message)
 }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{shop_server, shop_tools};
+use common::{first_message, shop_server, shop_tools};
 use serde_json::{Value, json};
 use toolpact_mcp::{
     ClientError, ClientOptions, Connection, HttpOptions, Proxy, ProxyOptions, Source,
@@ -113,15 +113,7 @@ async fn post_raw(url: &str, body: Value, session: Option<&str>) -> (Option<Stri
         .get("mcp-session-id")
         .map(|v| v.to_str().unwrap().to_owned());
     let text = response.text().await.unwrap();
-    let message = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .find(|data| !data.is_empty())
-        .map_or_else(
-            || serde_json::from_str(&text).unwrap_or(Value::Null),
-            |data| serde_json::from_str(data).unwrap(),
-        );
+    let message = first_message(&text);
     (session, message)
 }
 

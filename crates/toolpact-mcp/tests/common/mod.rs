@@ -14,6 +14,19 @@ pub struct Customer(pub String);
 pub const SHOP: &str = include_str!("../fixtures/shop.json");
 pub const WIDGET: &str = include_str!("../fixtures/gifts.html");
 
+/// The first JSON-RPC message of an HTTP answer's body: the first `data:` line of an SSE
+/// stream, or the body itself read as JSON (`null` when it is neither).
+pub fn first_message(body: &str) -> Value {
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .find(|data| !data.is_empty())
+        .map_or_else(
+            || serde_json::from_str(body).unwrap_or(Value::Null),
+            |data| serde_json::from_str(data).unwrap(),
+        )
+}
+
 /// The shop's tools as they are declared, for comparing with what a client lists.
 pub fn shop_tools() -> Vec<Value> {
     let doc: Value = serde_json::from_str(SHOP).unwrap();
