@@ -246,15 +246,19 @@ async fn a_cancelled_request_sets_the_handlers_cancellation() {
     pipe.close().await;
 }
 
+/// Calls the `work` tool over HTTP with a progress token and a `note` in `_meta`; every message
+/// of the call's answer stream, in order.
+async fn call_work(http: &Http, token: Value, note: u64) -> Vec<Value> {
+    let params = json!({"name": "work", "arguments": {},
+        "_meta": {"progressToken": token, "note": note}});
+    let message = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": params});
+    http.post(message).await.0
+}
+
 #[tokio::test]
 async fn over_http_progress_rides_the_calls_stream_with_its_answer() {
     let http = Http::initialized(working_server()).await;
-    let (messages, _) = http
-        .post(
-            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-            "name": "work", "arguments": {}, "_meta": {"progressToken": 11, "note": 3}}}),
-        )
-        .await;
+    let messages = call_work(&http, json!(11), 3).await;
     let progress: Vec<&Value> = messages
         .iter()
         .filter(|m| m["method"] == "notifications/progress")
@@ -290,12 +294,7 @@ async fn over_http_log_messages_ride_the_calls_stream_in_order_with_its_progress
         .request(1, "logging/setLevel", Some(json!({"level": "info"})))
         .await;
     assert_eq!(set["result"], json!({}), "{set}");
-    let (messages, _) = http
-        .post(
-            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-            "name": "work", "arguments": {}, "_meta": {"progressToken": "p", "note": 1}}}),
-        )
-        .await;
+    let messages = call_work(&http, json!("p"), 1).await;
     assert_eq!(
         call_stream(&messages),
         [
@@ -314,12 +313,7 @@ async fn over_http_log_messages_ride_the_calls_stream_in_order_with_its_progress
 async fn stateless_log_messages_ride_the_calls_stream_in_order_with_its_progress() {
     for json_response in [false, true] {
         let http = Http::stateless(working_server(), json_response).await;
-        let (messages, _) = http
-            .post(
-                json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-                "name": "work", "arguments": {}, "_meta": {"progressToken": "p", "note": 1}}}),
-            )
-            .await;
+        let messages = call_work(&http, json!("p"), 1).await;
         // No session, so no level set: every message goes.
         assert_eq!(
             call_stream(&messages),
