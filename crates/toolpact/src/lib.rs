@@ -33,6 +33,7 @@ mod lock;
 mod loss;
 mod lower;
 pub mod name;
+pub mod parallel;
 mod provider;
 mod registry;
 mod repair;

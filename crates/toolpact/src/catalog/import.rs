@@ -2,9 +2,11 @@
 //! with its origin and what the import did not keep.
 
 use crate::catalog::detect::find_items;
+use crate::catalog::parse::{ParseError, parse};
 use crate::catalog::source::{Origin, Seg, line_column, lookup_mut, origins};
+use crate::parallel::map_pieces_mut;
 use crate::provider::table::provider;
-use crate::provider::{ItemError, Target};
+use crate::provider::{ImportedTool, ItemError, Target};
 use crate::tool::Tool;
 use serde::Serialize;
 use serde_json::Value;
@@ -161,7 +163,7 @@ impl Catalog {
                 message: "the input is empty; expected JSON with tool definitions".to_owned(),
             });
         }
-        let mut doc: Value = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        let mut doc: Value = parse(text).map_err(|e| json_error(file, &e))?;
         let mut catalog = Catalog::new();
         let mut skipped = Vec::new();
         let found = find_items(&doc, format, &mut skipped).map_err(|(path, message)| {
@@ -177,21 +179,23 @@ impl Catalog {
         let mut paths: Vec<&[Seg]> = found.iter().map(|f| f.path.as_slice()).collect();
         paths.extend(skipped.iter().map(|(p, _)| p.as_slice()));
         let origins = origins(text, file, &paths);
-        for (item, origin) in found.iter().zip(&origins) {
-            // Each item is moved out of the document, not copied: a catalog can be large.
-            let value = lookup_mut(&mut doc, &item.path).map(Value::take);
-            let name = value
-                .as_ref()
-                .and_then(|v| v.get("name"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            let imported = match value {
-                Some(Value::Object(obj)) => provider(item.format).import(obj),
-                _ => Err(ItemError {
-                    pointer: String::new(),
-                    message: "a tool must be a JSON object".to_owned(),
-                }),
-            };
+        // Each item is moved out of the document, not copied: a catalog can be large. The
+        // items are then read on the cores, and kept in document order.
+        let mut items: Vec<(Option<Value>, Target)> = found
+            .iter()
+            .map(|item| {
+                let value = lookup_mut(&mut doc, &item.path).map(Value::take);
+                (value, item.format)
+            })
+            .collect();
+        let pieces = map_pieces_mut(&mut items, LEAST_ITEMS, |piece| {
+            piece
+                .iter_mut()
+                .map(|(value, format)| import_item(value.take(), *format))
+                .collect::<Vec<_>>()
+        });
+        let imported = pieces.into_iter().flatten();
+        for ((imported, item), origin) in imported.zip(&found).zip(&origins) {
             match imported {
                 Ok((tool, notes)) => {
                     for (pointer, message) in notes {
@@ -210,14 +214,10 @@ impl Catalog {
                     });
                 }
                 Err(e) => {
-                    let message = match name {
-                        Some(name) => format!("tool {name:?}: {}", e.message),
-                        None => e.message,
-                    };
                     return Err(ImportError::Item {
                         pointer: format!("{}{}", origin.pointer, e.pointer),
                         origin: origin.clone(),
-                        message,
+                        message: e.message,
                     });
                 }
             }
@@ -286,7 +286,35 @@ impl FromIterator<Tool> for Catalog {
     }
 }
 
-fn json_error(file: &str, e: &serde_json::Error) -> ImportError {
+/// Items per core below which a document's items are read on one thread.
+const LEAST_ITEMS: usize = 256;
+
+/// Reads one item (moved out of its document) in `format`; an error names the tool when the
+/// item has a name.
+fn import_item(value: Option<Value>, format: Target) -> ImportedTool {
+    let name = value
+        .as_ref()
+        .and_then(|v| v.get("name"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let imported = match value {
+        Some(Value::Object(obj)) => provider(format).import(obj),
+        _ => Err(ItemError {
+            pointer: String::new(),
+            message: "a tool must be a JSON object".to_owned(),
+        }),
+    };
+    imported.map_err(|e| ItemError {
+        message: match name {
+            Some(name) => format!("tool {name:?}: {}", e.message),
+            None => e.message,
+        },
+        ..e
+    })
+}
+
+fn json_error(file: &str, parsed: &ParseError) -> ImportError {
+    let e = &parsed.error;
     let raw = e.to_string();
     let message = if raw.starts_with("recursion limit exceeded") {
         "the JSON nests deeper than 128 levels; toolpact does not read documents that deep"
@@ -301,8 +329,8 @@ fn json_error(file: &str, e: &serde_json::Error) -> ImportError {
     // serde_json reports column 0 at the very end of the input; columns here count from 1.
     ImportError::Json {
         file: file.to_owned(),
-        line: e.line().max(1),
-        column: e.column().max(1),
+        line: parsed.line.max(1),
+        column: parsed.column.max(1),
         message,
     }
 }

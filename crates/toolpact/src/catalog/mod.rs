@@ -9,6 +9,7 @@
 
 mod detect;
 mod import;
+mod parse;
 mod source;
 
 pub use import::{Catalog, Entry, ImportError, ImportNote, MAX_INPUT_BYTES};
