@@ -7,7 +7,7 @@ use crate::lock::lock_text;
 use anyhow::{Context, Result, bail};
 use std::io::{IsTerminal, Write};
 use toolpact::{Catalog, LockFile};
-use toolpact_lint::{OutputFormat, Settings, Severity, Sources, check_locked, render};
+use toolpact_lint::{OutputFormat, Settings, Severity, Sources, check_locked, write_report};
 
 /// Arguments of `toolpact check`.
 #[derive(Debug, clap::Args)]
@@ -176,7 +176,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(render(&report, format, &sources, color).as_bytes())?;
+    write_report(&mut stdout, &report, format, &sources, color)?;
     stdout.flush()?;
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),

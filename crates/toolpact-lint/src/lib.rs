@@ -5,7 +5,8 @@
 //! category, default severity and documentation, and reports [`Violation`]s. [`check`] runs
 //! the enabled rules over a catalog and returns [`Finding`]s with the file, line and JSON
 //! pointer of each; [`check_locked`] adds the changes from a lock file (TP590); [`render`]
-//! writes them as text, JSON, SARIF or GitHub annotations.
+//! writes them as text, JSON, SARIF or GitHub annotations, and [`write_report`] writes them
+//! out as they are made.
 //!
 //! The modules, bottom to top: `meta` (what a rule is, apart from its check); `finding`
 //! (what a check returns) with `engine::sort` (their order) and `quality` (the score it reports); `analysis` (what rules read of
@@ -38,7 +39,7 @@ pub use engine::check;
 pub use finding::{Finding, Report, Summary, Violation};
 pub use meta::{Category, RuleMeta, RuleOption, Severity};
 pub use quality::{COMPONENTS, Quality, ToolQuality, rounded};
-pub use report::{OutputFormat, Sources, render};
+pub use report::{OutputFormat, Sources, render, write_report};
 pub use rule::{ChecksTools, Part, ReadsExports, Rule};
 pub use rules::{OTHER_FINDINGS, all_rules, find_meta, find_rule};
 pub use settings::{Settings, SettingsError};

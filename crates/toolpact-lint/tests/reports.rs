@@ -5,7 +5,9 @@
 
 use serde_json::Value;
 use toolpact::Catalog;
-use toolpact_lint::{CONTRACT_CHANGED, OutputFormat, Settings, Sources, check, render};
+use toolpact_lint::{
+    CONTRACT_CHANGED, OutputFormat, Settings, Sources, check, render, write_report,
+};
 
 /// A catalog with findings of several rules and severities, read from the lint fixtures.
 fn report() -> (toolpact_lint::Report, Sources) {
@@ -236,4 +238,25 @@ fn findings_outside_the_rules_are_reported_with_their_own_metadata() {
             .len(),
         toolpact_lint::all_rules().len()
     );
+}
+
+/// Writing a report out as it is made gives the bytes `render` gives, in every format.
+#[test]
+fn a_report_written_out_is_the_rendered_report() {
+    let (report, sources) = report();
+    assert!(report.findings.len() > 3);
+    for format in [
+        OutputFormat::Text,
+        OutputFormat::Json,
+        OutputFormat::Sarif,
+        OutputFormat::Github,
+    ] {
+        let mut written = Vec::new();
+        write_report(&mut written, &report, format, &sources, false).unwrap();
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            render(&report, format, &sources, false),
+            "{format:?}"
+        );
+    }
 }

@@ -3,9 +3,9 @@
 //! description quality of the catalog and of each tool.
 //!
 //! The document is what `serde_json::to_string_pretty` writes, byte for byte, but a large
-//! report is written in pieces on the machine's cores: each piece places its findings in
-//! their files and writes them, indented as they sit in the document, and the pieces are
-//! joined in order.
+//! report is written in rounds, each in pieces on the machine's cores: each piece places its
+//! findings in their files and writes them, indented as they sit in the document, and the
+//! pieces are written out in order before the next round.
 
 use super::place::{Placer, Sources};
 use super::quality::quality_value;
@@ -13,10 +13,12 @@ use crate::finding::{Finding, Report};
 use crate::meta::{Category, Severity};
 use serde::Serialize;
 use serde_json::ser::{PrettyFormatter, Serializer};
+use std::io::{self, Write};
 use toolpact::parallel::map_pieces;
 
-/// Findings per core below which the report is written on one thread.
-const PIECE: usize = 4096;
+/// Findings a core writes in one round; rounds with fewer than half as many per core are
+/// written on one thread.
+const ROUND: usize = 8192;
 
 /// One finding as the JSON report writes it, fields in this order.
 #[derive(Serialize)]
@@ -42,8 +44,8 @@ struct Indented<'b> {
     indent: &'static [u8],
 }
 
-impl std::io::Write for Indented<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+impl Write for Indented<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         let mut lines = bytes.split(|&b| b == b'\n');
         if let Some(first) = lines.next() {
             self.out.extend_from_slice(first);
@@ -56,7 +58,7 @@ impl std::io::Write for Indented<'_> {
         Ok(bytes.len())
     }
 
-    fn flush(&mut self) -> std::io::Result<()> {
+    fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
 }
@@ -103,35 +105,46 @@ fn write_findings(findings: &[Finding], sources: &Sources) -> Vec<u8> {
 }
 
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
-    let pieces = map_pieces(&report.findings, PIECE, |findings| {
-        write_findings(findings, sources)
-    });
-    let size: usize = pieces.iter().map(Vec::len).sum();
-    let mut out = Vec::with_capacity(size + 64 * report.quality.tools.len() + 256);
-    out.extend_from_slice(b"{\n  \"findings\": [");
-    if size == 0 {
-        out.push(b']');
-    } else {
-        for (n, piece) in pieces.iter().enumerate() {
-            // The first finding of all has no comma before it.
-            let skip = usize::from(n == 0 || out.ends_with(b"["));
-            out.extend_from_slice(piece.get(skip..).unwrap_or_default());
-        }
-        out.extend_from_slice(b"\n  ]");
-    }
-    drop(pieces);
-    out.extend_from_slice(b",\n  \"summary\": ");
-    write_nested(&mut out, &report.summary, b"  ");
-    out.extend_from_slice(b",\n  \"quality\": ");
-    write_nested(&mut out, &quality_value(&report.quality), b"  ");
-    out.extend_from_slice(b"\n}\n");
+    let mut out = Vec::new();
+    // Writing into memory cannot fail.
+    let _ = write(&mut out, report, sources);
     // serde_json writes UTF-8, and so does everything added here.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// Writes the document to `out` as it is made: the findings a round at a time, each round
+/// written on the cores, so that a report of a million findings is never held whole.
+pub(super) fn write(out: &mut impl Write, report: &Report, sources: &Sources) -> io::Result<()> {
+    out.write_all(b"{\n  \"findings\": [")?;
+    if report.findings.is_empty() {
+        out.write_all(b"]")?;
+    } else {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let mut first = true;
+        for round in report.findings.chunks(ROUND * cores) {
+            for piece in map_pieces(round, ROUND / 2, |findings| {
+                write_findings(findings, sources)
+            }) {
+                // The first finding of all has no comma before it.
+                let skip = usize::from(first);
+                first &= piece.is_empty();
+                out.write_all(piece.get(skip..).unwrap_or_default())?;
+            }
+        }
+        out.write_all(b"\n  ]")?;
+    }
+    let mut tail = Vec::with_capacity(128 * report.quality.tools.len() + 256);
+    tail.extend_from_slice(b",\n  \"summary\": ");
+    write_nested(&mut tail, &report.summary, b"  ");
+    tail.extend_from_slice(b",\n  \"quality\": ");
+    write_nested(&mut tail, &quality_value(&report.quality), b"  ");
+    tail.extend_from_slice(b"\n}\n");
+    out.write_all(&tail)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Entry, PIECE, entry, render};
+    use super::{Entry, ROUND, entry, render};
     use crate::finding::{Finding, Report, Summary};
     use crate::meta::{Category, Severity};
     use crate::quality::{Quality, ToolQuality};
@@ -209,7 +222,7 @@ mod tests {
 
     #[test]
     fn writes_what_serde_json_writes_whole_in_one_piece_or_many() {
-        for n in [0, 1, 2, 3, PIECE - 1, 2 * PIECE + 3, 5 * PIECE + 1] {
+        for n in [0, 1, 2, 3, ROUND - 1, ROUND + 1, 5 * ROUND + 7] {
             let (report, sources) = report(n);
             let written = render(&report, &sources);
             assert_eq!(written, whole(&report, &sources), "{n} findings");

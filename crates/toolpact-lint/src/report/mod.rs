@@ -9,6 +9,7 @@ mod sarif;
 mod text;
 
 use crate::finding::Report;
+use std::io::{self, Write};
 
 pub use place::Sources;
 
@@ -33,5 +34,23 @@ pub fn render(report: &Report, format: OutputFormat, sources: &Sources, color: b
         OutputFormat::Json => json::render(report, sources),
         OutputFormat::Sarif => sarif::render(report, sources),
         OutputFormat::Github => github::render(report, sources),
+    }
+}
+
+/// Writes a report to `out`, the same bytes as [`render`] makes. JSON is written as it is
+/// made, a round of findings at a time, so that a large report is never held whole.
+///
+/// # Errors
+/// What writing to `out` fails with.
+pub fn write_report(
+    out: &mut impl Write,
+    report: &Report,
+    format: OutputFormat,
+    sources: &Sources,
+    color: bool,
+) -> io::Result<()> {
+    match format {
+        OutputFormat::Json => json::write(out, report, sources),
+        _ => out.write_all(render(report, format, sources, color).as_bytes()),
     }
 }
