@@ -110,9 +110,9 @@ struct Fetch {
 #[derive(Default)]
 struct State {
     in_flight: HashMap<String, Pending>,
-    /// The time limits of the calls in flight, soonest first: one task watches them all
-    /// ([`Relay::watch_deadlines`]), where a timer task a call would cost each call a task to
-    /// start and one to cancel.
+    /// The time limits of the calls in flight, soonest first. One task watches them all
+    /// ([`Relay::watch_deadlines`]): a timer task for each call would cost every call a task
+    /// started before it is forwarded and cancelled when its answer comes.
     deadlines: BTreeMap<Deadline, (String, Duration)>,
     tools: Arc<ToolSet>,
     fetch: Option<Fetch>,
@@ -204,7 +204,7 @@ impl Relay {
 
     /// Times out the calls whose limit has passed. The task sleeps until the soonest limit,
     /// and never longer than the shortest limit a call can have: a call that starts meanwhile
-    /// ends no sooner than that, so that starting a call needs not wake the task.
+    /// ends no sooner than that, so that starting a call need not wake the task.
     async fn watch_deadlines(self: Arc<Self>) {
         let options = self.options();
         let shortest = options
