@@ -6,10 +6,12 @@
 //! cargo bench -p toolpact-mcp --bench proxy_load -- --seconds 1
 //! ```
 //!
-//! Measured: the median latency of a sequential stdio call, direct and proxied (and what the
-//! proxy adds); stdio calls per second with 32 in flight, direct and proxied (and the ratio);
-//! the proxy's resident memory over HTTP with 100 tools and 1,000 calls in flight (its peak,
-//! `VmHWM`, once all of them were answered). Each server and the proxy run as processes of
+//! Measured: the median latency of a sequential stdio call, direct and proxied, the two clients
+//! taking turns call by call (and what the proxy adds); stdio calls per second with 32 in
+//! flight, direct and proxied (and the ratio); the proxy's memory over HTTP with 100 tools and
+//! 1,000 calls in flight, resident and anonymous, idle and at its peak (`VmHWM`, and the
+//! anonymous part read while the calls are in flight). The proxy gets
+//! `toolpact_mcp::MIMALLOC_SETTINGS` unless the environment sets them already. Each server and the proxy run as processes of
 //! their own; this program starts itself as the `add` server (`server add`), as the slow
 //! server with 100 tools (`server slow`), and as the proxy (`proxy stdio|http -- …`).
 
@@ -194,8 +196,13 @@ fn self_command(args: &[&str]) -> Command {
         .stderr(Stdio::null())
         .kill_on_drop(true);
     if args.first() == Some(&"proxy") {
-        // As the `toolpact` command runs its proxy (crates/toolpact-cli/src/main.rs).
-        command.envs(toolpact_mcp::MIMALLOC_SETTINGS);
+        // As the `toolpact` command runs its proxy (crates/toolpact-cli/src/main.rs): a
+        // setting given in the environment is kept, so that others can be measured.
+        for (name, value) in toolpact_mcp::MIMALLOC_SETTINGS {
+            if std::env::var_os(name).is_none() {
+                command.env(name, value);
+            }
+        }
     }
     command
 }
@@ -271,19 +278,31 @@ impl StdioClient {
     }
 }
 
-/// The median latency of one call at a time, in microseconds.
-async fn stdio_latency(proxied: bool, seconds: f64) -> f64 {
-    let mut client = StdioClient::start(proxied).await;
+/// The median latency of one call at a time, in microseconds, direct and proxied: the two
+/// clients take turns, one call each, so that whatever else the machine does in the meantime
+/// weighs on both alike.
+async fn stdio_latency(seconds: f64) -> (f64, f64) {
+    let mut direct = StdioClient::start(false).await;
+    let mut proxied = StdioClient::start(true).await;
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
-    let mut times = Vec::new();
+    let (mut direct_times, mut proxied_times) = (Vec::new(), Vec::new());
     let mut id = 1;
     while Instant::now() < deadline {
-        let start = Instant::now();
-        client.send(&call(id)).await;
-        client.response().await;
-        times.push(start.elapsed());
+        for (client, times) in [
+            (&mut direct, &mut direct_times),
+            (&mut proxied, &mut proxied_times),
+        ] {
+            let start = Instant::now();
+            client.send(&call(id)).await;
+            client.response().await;
+            times.push(start.elapsed());
+        }
         id += 1;
     }
+    (median_micros(direct_times), median_micros(proxied_times))
+}
+
+fn median_micros(mut times: Vec<Duration>) -> f64 {
     times.sort();
     times[times.len() / 2].as_secs_f64() * 1e6
 }
@@ -308,9 +327,9 @@ async fn stdio_rate(proxied: bool, depth: usize, seconds: f64) -> f64 {
     done as f64 / start.elapsed().as_secs_f64()
 }
 
-/// The proxy's peak resident memory, in MiB, over HTTP with [`IN_FLIGHT`] calls in flight to
+/// The proxy's memory idle and at its peak, over HTTP with [`IN_FLIGHT`] calls in flight to
 /// the slow server with [`SLOW_TOOLS`] tools; also how long all the calls took.
-async fn http_memory() -> (f64, f64, Duration) {
+async fn http_memory() -> (Memory, Memory, Duration) {
     let me = std::env::current_exe().unwrap();
     let mut child = self_command(&[
         "proxy",
@@ -381,7 +400,11 @@ async fn http_memory() -> (f64, f64, Duration) {
             .unwrap()
             / 1024.0
     };
-    let idle = rss("VmRSS:");
+    let idle = Memory {
+        resident: rss("VmRSS:"),
+        anonymous: rss("RssAnon:"),
+    };
+    let mut anonymous_peak = idle.anonymous;
     let start = Instant::now();
     let calls: Vec<_> = (0..IN_FLIGHT as u64)
         .map(|i| {
@@ -396,11 +419,36 @@ async fn http_memory() -> (f64, f64, Duration) {
             })
         })
         .collect();
-    for call in calls {
-        call.await.unwrap();
+    // The kernel keeps the peak of resident memory (`VmHWM`) but not of its anonymous part:
+    // that is read every 20 ms while the calls are in flight.
+    let mut calls = futures::future::join_all(calls);
+    loop {
+        tokio::select! {
+            done = &mut calls => {
+                for call in done {
+                    call.unwrap();
+                }
+                break;
+            }
+            () = tokio::time::sleep(Duration::from_millis(20)) => {
+                anonymous_peak = anonymous_peak.max(rss("RssAnon:"));
+            }
+        }
     }
     let took = start.elapsed();
-    (idle, rss("VmHWM:"), took)
+    let peak = Memory {
+        resident: rss("VmHWM:"),
+        anonymous: anonymous_peak.max(rss("RssAnon:")),
+    };
+    (idle, peak, took)
+}
+
+/// A process's memory in MiB: all that is resident, and its anonymous part (what it allocated,
+/// without the pages of its program file, which are shared and which the kernel can read again).
+#[derive(Clone, Copy)]
+struct Memory {
+    resident: f64,
+    anonymous: f64,
 }
 
 async fn run(seconds: f64) {
@@ -414,8 +462,7 @@ async fn run(seconds: f64) {
     );
     println!("| measure | direct | through the proxy | proxy ÷ direct |");
     println!("| --- | --- | --- | --- |");
-    let direct = stdio_latency(false, seconds).await;
-    let proxied = stdio_latency(true, seconds).await;
+    let (direct, proxied) = stdio_latency(seconds).await;
     println!(
         "| stdio, sequential: median latency | {direct:.0} µs | {proxied:.0} µs (+{:.0} µs) | {:.2}× |",
         proxied - direct,
@@ -429,7 +476,11 @@ async fn run(seconds: f64) {
     );
     let (idle, peak, took) = http_memory().await;
     println!(
-        "| HTTP, {SLOW_TOOLS} tools, {IN_FLIGHT} calls in flight: proxy memory | | {idle:.1} MiB idle, {peak:.1} MiB at peak (all answered in {:.1} s) | |",
+        "| HTTP, {SLOW_TOOLS} tools, {IN_FLIGHT} calls in flight: proxy memory, resident (anonymous) | | {:.1} ({:.1}) MiB idle, {:.1} ({:.1}) MiB at peak (all answered in {:.1} s) | |",
+        idle.resident,
+        idle.anonymous,
+        peak.resident,
+        peak.anonymous,
         took.as_secs_f64()
     );
 }

@@ -19,16 +19,17 @@ use crate::proxy::wire::{
 };
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::watch;
-use tokio::task::AbortHandle;
 
 /// The prefix of the ids of the proxy's own requests to the upstream.
 pub(crate) const OWN_ID_PREFIX: &str = "toolpact-proxy/";
+/// How an id of the proxy's own starts as a map key (a JSON string).
+const OWN_KEY_PREFIX: &str = "\"toolpact-proxy/";
 
 /// JSON-RPC's invalid request.
 const INVALID_REQUEST: i32 = -32600;
@@ -88,8 +89,14 @@ struct Call {
     hash: String,
     arguments: Option<Value>,
     bytes: usize,
-    timer: Option<AbortHandle>,
+    /// Its time limit.
+    limit: Duration,
+    /// Its entry in [`State::deadlines`].
+    deadline: Deadline,
 }
+
+/// When a call times out, and a number that tells apart calls with the same instant.
+type Deadline = (Instant, u64);
 
 /// The proxy's own reading of the tool list, page by page.
 struct Fetch {
@@ -103,6 +110,10 @@ struct Fetch {
 #[derive(Default)]
 struct State {
     in_flight: HashMap<String, Pending>,
+    /// The time limits of the calls in flight, soonest first. One task watches them all
+    /// ([`Relay::watch_deadlines`]): a timer task for each call would cost every call a task
+    /// started before it is forwarded and cancelled when its answer comes.
+    deadlines: BTreeMap<Deadline, (String, Duration)>,
     tools: Arc<ToolSet>,
     fetch: Option<Fetch>,
     /// From the first page asked for until the list is checked.
@@ -113,6 +124,17 @@ struct State {
     log_level: Option<u8>,
     /// Why the upstream is gone, once it is.
     gone: Option<String>,
+}
+
+impl State {
+    /// Takes a request out of the map of requests in flight, and a call's time limit with it.
+    fn take(&mut self, key: &str) -> Option<Pending> {
+        let pending = self.in_flight.remove(key);
+        if let Some(Pending::Call(call)) = &pending {
+            self.deadlines.remove(&call.deadline);
+        }
+        pending
+    }
 }
 
 /// One session: a client and its upstream.
@@ -126,6 +148,8 @@ pub(crate) struct Relay {
     child: tokio::sync::Mutex<Option<Child>>,
     /// Set once the client left: the upstream's exit is then expected.
     closing: AtomicBool,
+    /// The last number given to a call's deadline.
+    deadlines: AtomicU64,
 }
 
 impl Relay {
@@ -147,6 +171,7 @@ impl Relay {
             ready: watch::Sender::new(false),
             child: tokio::sync::Mutex::new(child),
             closing: AtomicBool::new(false),
+            deadlines: AtomicU64::new(0),
         })
     }
 
@@ -164,18 +189,60 @@ impl Relay {
             let relay = Arc::clone(&self);
             tokio::spawn(async move { relay.upstream_loop(upstream).await })
         };
+        let watchdog = {
+            let relay = Arc::clone(&self);
+            tokio::spawn(async move { relay.watch_deadlines().await })
+        };
         tokio::select! {
             () = self.client_loop(client) => {}
             () = shutdown => {}
         }
         self.close().await;
         pump.abort();
+        watchdog.abort();
+    }
+
+    /// Times out the calls whose limit has passed. The task sleeps until the soonest limit,
+    /// and never longer than the shortest limit a call can have: a call that starts meanwhile
+    /// ends no sooner than that, so that starting a call need not wake the task.
+    async fn watch_deadlines(self: Arc<Self>) {
+        let options = self.options();
+        let shortest = options
+            .tool_timeouts
+            .values()
+            .copied()
+            .fold(options.call_timeout, Duration::min);
+        loop {
+            let now = Instant::now();
+            let soonest = self.state().deadlines.keys().next().map(|(at, _)| *at);
+            let wake = soonest.map_or(later(now, shortest), |at| at.min(later(now, shortest)));
+            tokio::time::sleep_until(wake.into()).await;
+            let now = Instant::now();
+            let expired: Vec<(String, Duration)> = {
+                let mut state = self.state();
+                let mut expired = Vec::new();
+                while let Some(entry) = state.deadlines.first_entry()
+                    && entry.key().0 <= now
+                {
+                    expired.push(entry.remove());
+                }
+                expired
+            };
+            for (key, limit) in expired {
+                self.time_out(&key, limit).await;
+            }
+        }
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
         // A panic while the lock is held cannot leave the map half-updated in a way that
         // matters more than stopping the relay would.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A number for a new call's deadline.
+    fn deadline_number(&self) -> u64 {
+        self.deadlines.fetch_add(1, Ordering::Relaxed)
     }
 
     fn options(&self) -> &ProxyOptions {
@@ -261,7 +328,7 @@ impl Relay {
         params: Option<&RawValue>,
     ) -> bool {
         let key = id_key(id);
-        if key.starts_with(&format!("\"{OWN_ID_PREFIX}")) {
+        if key.starts_with(OWN_KEY_PREFIX) {
             let text = format!(
                 "request ids that start with {OWN_ID_PREFIX:?} are toolpact proxy's own; use another id"
             );
@@ -325,10 +392,13 @@ impl Relay {
                 ),
             ));
         }
-        if let Some(Pending::Call(old)) = state.in_flight.insert(key.to_owned(), pending)
-            && let Some(timer) = old.timer
-        {
-            timer.abort();
+        if let Pending::Call(call) = &pending {
+            state
+                .deadlines
+                .insert(call.deadline, (key.to_owned(), call.limit));
+        }
+        if let Some(Pending::Call(old)) = state.in_flight.insert(key.to_owned(), pending) {
+            state.deadlines.remove(&old.deadline);
         }
         None
     }
@@ -398,26 +468,23 @@ impl Relay {
                 tool,
                 repairs,
             } => {
-                let arguments = params.get("arguments").cloned();
-                let limit = self.options().timeout_of(&tool);
-                let timer = {
-                    let relay = Arc::clone(self);
-                    let key = key.clone();
-                    tokio::spawn(async move {
-                        tokio::time::sleep(limit).await;
-                        relay.time_out(&key, limit).await;
-                    })
-                    .abort_handle()
+                let logs = audit.is_on();
+                let arguments = if logs {
+                    params.get("arguments").cloned()
+                } else {
+                    None
                 };
+                let limit = self.options().timeout_of(&tool);
+                let started = Instant::now();
+                let deadline = (later(started, limit), self.deadline_number());
                 let bytes = match &changed {
                     Some(p) => message(Some(&key), "tools/call", p),
                     None => line.to_vec(),
                 };
-                let logs = audit.is_on();
                 let call = Call {
                     exposed: exposed.clone(),
                     tool: tool.clone(),
-                    started: Instant::now(),
+                    started,
                     hash: if logs {
                         arguments.as_ref().map(arguments_hash).unwrap_or_default()
                     } else {
@@ -429,10 +496,10 @@ impl Relay {
                         None
                     },
                     bytes: line.len(),
-                    timer: Some(timer.clone()),
+                    limit,
+                    deadline,
                 };
                 if let Some(refusal) = self.admit(&key, Pending::Call(call)) {
-                    timer.abort();
                     return self.to_client(&refusal).await.is_ok();
                 }
                 if logs {
@@ -509,11 +576,8 @@ impl Relay {
                 .and_then(|p| p.get("requestId").cloned())
         {
             let key = id.to_string();
-            let cancelled = self.state().in_flight.remove(&key);
+            let cancelled = self.state().take(&key);
             if let Some(Pending::Call(call)) = cancelled {
-                if let Some(timer) = &call.timer {
-                    timer.abort();
-                }
                 self.audit_answer(&call, "cancelled", 0, &[], None);
             }
         }
@@ -581,11 +645,11 @@ impl Relay {
         key: String,
         result: Option<&RawValue>,
     ) -> bool {
-        if key.starts_with(&format!("\"{OWN_ID_PREFIX}")) {
+        if key.starts_with(OWN_KEY_PREFIX) {
             self.own_response(&key, result).await;
             return true;
         }
-        let pending = self.state().in_flight.remove(&key);
+        let pending = self.state().take(&key);
         match pending {
             None => {
                 tracing::warn!(
@@ -595,9 +659,6 @@ impl Relay {
             }
             Some(Pending::Other { .. }) => self.to_client(line).await.is_ok(),
             Some(Pending::Call(call)) => {
-                if let Some(timer) = &call.timer {
-                    timer.abort();
-                }
                 let Some(raw) = result else {
                     self.audit_answer(&call, "error", line.len(), &[], None);
                     return self.to_client(line).await.is_ok();
@@ -788,13 +849,16 @@ impl Relay {
     /// A `tools/call` that got no answer in time: the client gets an error result, the
     /// upstream a cancellation.
     async fn time_out(&self, key: &str, limit: Duration) {
-        let call = match self.state().in_flight.remove(key) {
-            Some(Pending::Call(call)) => call,
-            Some(other) => {
-                self.state().in_flight.insert(key.to_owned(), other);
-                return;
+        let call = {
+            let mut state = self.state();
+            match state.in_flight.remove(key) {
+                Some(Pending::Call(call)) => call,
+                Some(other) => {
+                    state.in_flight.insert(key.to_owned(), other);
+                    return;
+                }
+                None => return,
             }
-            None => return,
         };
         let text = format!(
             "{} did not answer within {}; toolpact proxy cancelled the call. Try again later, or with less to do.",
@@ -820,7 +884,7 @@ impl Relay {
         let Some(key) = overlong_id(head, tail) else {
             return true;
         };
-        if key.starts_with(&format!("\"{OWN_ID_PREFIX}")) {
+        if key.starts_with(OWN_KEY_PREFIX) {
             let fetch = self.state().fetch.take();
             if fetch.is_some() {
                 self.list_failed(&format!("reading the tool list: {text}"))
@@ -828,13 +892,10 @@ impl Relay {
             }
             return true;
         }
-        let pending = self.state().in_flight.remove(&key);
+        let pending = self.state().take(&key);
         match pending {
             Some(pending) => {
                 if let Pending::Call(call) = &pending {
-                    if let Some(timer) = &call.timer {
-                        timer.abort();
-                    }
                     self.audit_answer(call, "dropped", bytes, &[], Some(&text));
                 }
                 self.to_client(&error_response(&key, INTERNAL_ERROR, &text))
@@ -875,6 +936,7 @@ impl Relay {
             state.gone = Some(reason.clone());
             state.fetch = None;
             state.listing = false;
+            state.deadlines.clear();
             state.in_flight.drain().collect()
         };
         self.ready.send_replace(true);
@@ -895,9 +957,6 @@ impl Relay {
                 pending.method()
             );
             if let Pending::Call(call) = &pending {
-                if let Some(timer) = &call.timer {
-                    timer.abort();
-                }
                 self.audit_answer(call, "upstream-exited", 0, &[], Some(&text));
             }
             let _ = self
@@ -1037,6 +1096,13 @@ impl Relay {
             child.kill();
         }
     }
+}
+
+/// `by` after `at`, or a year after it when that is later still (`--call-timeout` takes any
+/// number of seconds).
+fn later(at: Instant, by: Duration) -> Instant {
+    const YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+    at.checked_add(by.min(YEAR)).unwrap_or(at)
 }
 
 /// Writes one message, in one write, and flushes it.
