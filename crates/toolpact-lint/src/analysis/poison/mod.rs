@@ -245,7 +245,7 @@ fn names_other_tool(owner: &Owner, sentence: &str) -> bool {
 /// A sentence without the names that are settings rather than tools: environment variables
 /// and options (`openweather_api_key`, `base_url`), names that are not called, and the
 /// tool itself and its own server ("the tool", "the server").
-fn without_settings(sentence: &str) -> String {
+fn without_settings(owner: &str, sentence: &str) -> String {
     const SETTINGS: &[&str] = &[
         "_key", "_token", "_secret", "_url", "_id", "_path", "_dir", "_file", "_home", "_host",
         "_port",
@@ -283,7 +283,10 @@ fn without_settings(sentence: &str) -> String {
                         | "aufruf"
                 );
             previous = bare;
-            if own_server || !called || SETTINGS.iter().any(|s| bare.ends_with(s)) {
+            // The tool's own name, also when a catalog numbers it (`ha_set_entity_2`).
+            let name = bare.split(['(', '.', ':']).next().unwrap_or(bare);
+            let own_name = name.len() > 3 && owner.starts_with(name);
+            if own_server || own_name || !called || SETTINGS.iter().any(|s| bare.ends_with(s)) {
                 ""
             } else {
                 w
@@ -357,9 +360,9 @@ fn match_text(
         // a candidate: the text is not clean.
         if structure::cross_tool(r, &|_| true).is_some() {
             occurs.set(true);
-            if let Some(quote) =
-                structure::cross_tool(r, &|s| names_other_tool(owner, &without_settings(s)))
-            {
+            if let Some(quote) = structure::cross_tool(r, &|s| {
+                names_other_tool(owner, &without_settings(&owner.name, s))
+            }) {
                 found.push((
                     Technique::CrossToolInstructions,
                     Passage { quote, more: false },
