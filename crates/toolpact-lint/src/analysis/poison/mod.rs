@@ -9,6 +9,7 @@ pub(crate) mod decode;
 pub(crate) mod normalize;
 pub(crate) mod patterns;
 pub(crate) mod reach;
+pub(crate) mod structure;
 
 use crate::meta::Severity;
 use decode::decode_all;
@@ -241,6 +242,60 @@ fn names_other_tool(owner: &Owner, sentence: &str) -> bool {
     })
 }
 
+/// A sentence without the names that are settings rather than tools: environment variables
+/// and options (`openweather_api_key`, `base_url`), names that are not called, and the
+/// tool itself and its own server ("the tool", "the server").
+fn without_settings(owner: &str, sentence: &str) -> String {
+    const SETTINGS: &[&str] = &[
+        "_key", "_token", "_secret", "_url", "_id", "_path", "_dir", "_file", "_home", "_host",
+        "_port",
+    ];
+    let mut previous = "";
+    sentence
+        .split(' ')
+        .map(|w| {
+            let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+            let own_server = matches!(bare, "server" | "server's" | "tool" | "tool's")
+                && matches!(previous, "the" | "this" | "your" | "its" | "our");
+            // A name is a tool's when it is called, or dotted after its server
+            // (`github.create_pull_request`); otherwise it may be a field or a setting.
+            let called = !bare.contains('_')
+                || bare.contains('.')
+                || w.contains('(')
+                || matches!(
+                    previous,
+                    "call"
+                        | "calls"
+                        | "calling"
+                        | "called"
+                        | "invoke"
+                        | "invoking"
+                        | "run"
+                        | "running"
+                        | "use"
+                        | "using"
+                        | "von"
+                        | "de"
+                        | "调用"
+                        | "chamar"
+                        | "llamar"
+                        | "appeler"
+                        | "aufruf"
+                );
+            previous = bare;
+            // The tool's own name, also when a catalog numbers it (`ha_set_entity_2`).
+            let name = bare.split(['(', '.', ':']).next().unwrap_or(bare);
+            let own_name = name.len() > 3 && owner.starts_with(name);
+            if own_server || own_name || !called || SETTINGS.iter().any(|s| bare.ends_with(s)) {
+                ""
+            } else {
+                w
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Runs every technique over one normalised string; `hidden` says whether the text was
 /// decoded or de-obfuscated, rather than read as written (where the prose rules already
 /// read descriptions). Returns whether any technique's phrases occur in the text at all,
@@ -255,6 +310,7 @@ fn match_text(
 ) -> bool {
     let p = &*PATTERNS;
     let occurs = Cell::new(false);
+    let reading = structure::read(norm);
     if let Some(q) = first_accepted(&p.forced, norm, &occurs, &mut |_| true) {
         found.push((Technique::ForcedInvocation, q));
     }
@@ -281,6 +337,9 @@ fn match_text(
         !forbids && !false_claim
     }) {
         found.push((Technique::Concealment, q));
+    } else if let Some(quote) = reading.as_ref().and_then(structure::concealment) {
+        occurs.set(true);
+        found.push((Technique::Concealment, Passage { quote, more: false }));
     }
     if let Some(q) = first_accepted(&p.authority, norm, &occurs, &mut |m| {
         let (before, _) = sentence(norm, m);
@@ -288,11 +347,28 @@ fn match_text(
         !((claim.contains("user") || claim.contains("without")) && p.condition.is_match(before))
     }) {
         found.push((Technique::FakeAuthority, q));
+    } else if let Some(quote) = reading.as_ref().and_then(structure::authority) {
+        occurs.set(true);
+        found.push((Technique::FakeAuthority, Passage { quote, more: false }));
     }
     if let Some(q) = first_accepted(&p.cross_tool, norm, &occurs, &mut |m| {
         names_other_tool(owner, sentence(norm, m).1)
     }) {
         found.push((Technique::CrossToolInstructions, q));
+    } else if let Some(r) = &reading {
+        // Whatever the owner, a sentence that changes a call and gives a literal value is
+        // a candidate: the text is not clean.
+        if structure::cross_tool(r, &|_| true).is_some() {
+            occurs.set(true);
+            if let Some(quote) = structure::cross_tool(r, &|s| {
+                names_other_tool(owner, &without_settings(&owner.name, s))
+            }) {
+                found.push((
+                    Technique::CrossToolInstructions,
+                    Passage { quote, more: false },
+                ));
+            }
+        }
     }
     let in_parameter = place == Place::PropertyName || pointer.contains("/properties/");
     let not_prose = place != Place::Prose || !owner.definition;
@@ -360,8 +436,14 @@ fn match_text(
                 .next()
                 .is_some_and(|t| t.contains(".pub"))
                 || whole.contains("public key");
+            // `.env` among other file types or in a glob is a kind of file, not one to read.
+            let file_type = m
+                .as_str()
+                .find(".env")
+                .is_some_and(|i| structure::names_file_type(whole, before.len() + i, ".env".len()));
             !p.negation.is_match(before)
                 && !public_key
+                && !file_type
                 && !purpose(m)
                 && if hidden || not_prose {
                     p.exfil_verb.is_match(whole) || place == Place::Value
@@ -374,7 +456,27 @@ fn match_text(
                 }
         })
     };
-    if let Some(q) = session.or_else(secret) {
+    let structural = || {
+        let quote = reading.as_ref().and_then(structure::session_request)?;
+        occurs.set(true);
+        // In a parameter, and about data the tool's own name and parameter do not hold.
+        let own = [
+            "message",
+            "chat",
+            "conversation",
+            "history",
+            "transcript",
+            "prompt",
+            "instruction",
+        ]
+        .iter()
+        .any(|n| owner.name.contains(n) || property.contains(n));
+        (in_parameter || not_prose && place != Place::Name)
+            .then_some(())
+            .filter(|()| !own)
+            .map(|()| Passage { quote, more: false })
+    };
+    if let Some(q) = session.or_else(secret).or_else(structural) {
         found.push((Technique::Exfiltration, q));
     }
     if (hidden || not_prose)

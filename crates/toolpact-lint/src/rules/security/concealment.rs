@@ -14,7 +14,11 @@ declare_rule! {
     /// a question with a scripted partial truth, present a tool's output as the model's own or
     /// pass stolen data off as ordinary results. Every string the model reads is searched,
     /// normalised and decoded, in English, Portuguese, Spanish, French, German, Korean,
-    /// Chinese and Japanese.
+    /// Chinese and Japanese. Where no phrase matches, the sentence's structure is read: a
+    /// prohibition just before a verb of telling or knowing about the user or the step ("there
+    /// is no reason to describe it"), hiding aimed at the user or the reply (a parameter left
+    /// out, "omit to use the default", is not), keeping something to oneself, a scripted answer
+    /// to a question.
     ///
     /// ## Why is this bad?
     /// Concealment is what turns a strange tool into an attack: the user would refuse the BCC,

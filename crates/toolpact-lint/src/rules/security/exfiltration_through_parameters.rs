@@ -18,7 +18,10 @@ declare_rule! {
     /// secrets rule does not look: property names, values, decoded or de-obfuscated text.
     /// A sentence that forbids the data ("never put API keys in the query") and a tool whose
     /// description merely handles such data ("returns the previous messages of a channel")
-    /// are not reported.
+    /// are not reported. Where no phrase matches, a parameter is read for its structure: what
+    /// the user or the model said or was given, with its time ("what the user wrote in their
+    /// first turns", "the instructions you received at the start"), or facts of the machine
+    /// the model runs on — unless the tool's or the parameter's name holds that data.
     ///
     /// ## Why is this bad?
     /// A parameter is a channel to the server. One that asks for the conversation or the system

@@ -15,6 +15,10 @@ declare_rule! {
     /// elsewhere, or attach arguments to "every other call". The sentence must name a tool
     /// other than this one (a tool-like name such as `send_email`, "the calendar tool", "any
     /// tool", "every tool call"); ordering advice ("call `list_files` first") is not reported.
+    /// Where no phrase matches, the structure is read: a verb that changes a call with a literal
+    /// value near it (an address, a `--flag`, `key=value`, a `#channel`, an account number), in
+    /// a sentence that names another tool that is called — not a setting such as
+    /// `openweather_api_key` or the tool's own server.
     ///
     /// ## Why is this bad?
     /// This is shadowing: the poisoned tool is never called, yet it rewrites what a trusted tool

@@ -1,4 +1,5 @@
 use crate::analysis::phrases::{PhraseSet, Word};
+use crate::analysis::poison::structure::names_file_type;
 use crate::analysis::schema::{properties, walk};
 use crate::analysis::words::identifier_words_keeping_digits;
 use crate::context::{Context, ToolView};
@@ -483,6 +484,46 @@ fn is_protective(words: &[Word], at: usize) -> bool {
         })
 }
 
+/// Verbs that say where to get a key of one's own ("get an API key", "request a key").
+const ACQUIRING: &[&str] = &[
+    "get", "obtain", "create", "generate", "request", "register", "apply", "buy",
+];
+
+/// Determiners after an [`ACQUIRING`] verb that make the key a new one, not the user's.
+const NEW_ONE: &[&str] = &["a", "an", "one", "free", "new", "own", "personal"];
+
+/// Whether the sentence of word `at` advises where to get a key: an [`ACQUIRING`] verb
+/// followed by a [`NEW_ONE`] determiner ("sign up to get an API key, then pass it to the
+/// server"). Every key named in such a sentence is the one the user will get.
+fn is_advice(words: &[Word], at: usize) -> bool {
+    let Some(sentence) = words.get(at).map(|w| w.sentence) else {
+        return false;
+    };
+    let in_sentence: Vec<&Word> = words.iter().filter(|w| w.sentence == sentence).collect();
+    in_sentence
+        .windows(2)
+        .any(|w| ACQUIRING.contains(&w[0].text.as_str()) && NEW_ONE.contains(&w[1].text.as_str()))
+}
+
+/// The bytes of the sentence around byte `at` of a lower-case text.
+fn sentence_bounds(text: &str, at: usize) -> (usize, usize) {
+    let stop = |i: usize, c: char| {
+        matches!(c, '\n' | ';')
+            || matches!(c, '.' | '!' | '?')
+                && text[i + 1..].chars().next().is_none_or(char::is_whitespace)
+    };
+    let start = text[..at]
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| stop(i, c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = text[at..]
+        .char_indices()
+        .find(|&(i, c)| stop(at + i, c))
+        .map_or(text.len(), |(i, _)| at + i);
+    (start, end)
+}
+
 /// Verbs that ask for a secret named by a word (not a path): a sentence that only names an
 /// API key or a password ("requires an API key", "fill username and password", headers
 /// "e.g. Authorization: Bearer token") advises or describes; one that asks the model to
@@ -613,7 +654,14 @@ fn mentions(text: &str, words: &[Word]) -> Vec<(String, Topic)> {
             {
                 continue;
             }
-            if is_bounded(&lower, at, needle) && !is_protective(words, word_at(words, at)) {
+            let file_type = *topic == Topic::DotEnv && {
+                let (s, e) = sentence_bounds(&lower, at);
+                names_file_type(&lower[s..e], at - s, needle.len())
+            };
+            if is_bounded(&lower, at, needle)
+                && !file_type
+                && !is_protective(words, word_at(words, at))
+            {
                 let (start, end) = whole_path(text, at, at + needle.len());
                 if !found.iter().any(|(s, e, _)| *s <= start && end <= *e) {
                     found.push((start, end, *topic));
@@ -630,6 +678,7 @@ fn mentions(text: &str, words: &[Word]) -> Vec<(String, Topic)> {
             )
         });
         if !keeper
+            && !is_advice(words, m.start)
             && is_requested(words, m.start)
             && !is_protective(words, m.start)
             && !is_server_side(words, m.start)
