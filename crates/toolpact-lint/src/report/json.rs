@@ -2,23 +2,16 @@
 //! name, severity, tool, pointer, file, line, column, message and help; the counts; and the
 //! description quality of the catalog and of each tool.
 //!
-//! The document is what `serde_json::to_string_pretty` writes, byte for byte, but a large
-//! report is written in rounds, each in pieces on the machine's cores: each piece places its
-//! findings in their files and writes them, indented as they sit in the document, and the
-//! pieces are written out in order before the next round.
+//! The document is what `serde_json::to_string_pretty` writes, byte for byte, with the
+//! findings written a round at a time on the machine's cores ([`super::pretty`]).
 
 use super::place::{Placer, Sources};
+use super::pretty::{write_array, write_nested};
 use super::quality::quality_value;
 use crate::finding::{Finding, Report};
 use crate::meta::{Category, Severity};
 use serde::Serialize;
-use serde_json::ser::{PrettyFormatter, Serializer};
 use std::io::{self, Write};
-use toolpact::parallel::map_pieces;
-
-/// Findings a core writes in one round; rounds with fewer than half as many per core are
-/// written on one thread.
-const ROUND: usize = 8192;
 
 /// One finding as the JSON report writes it, fields in this order.
 #[derive(Serialize)]
@@ -34,41 +27,6 @@ struct Entry<'r> {
     column: Option<usize>,
     message: &'r str,
     help: &'r str,
-}
-
-/// Writes into a buffer, adding `indent` after every line break: a value written pretty at
-/// the top level comes out as it reads nested that deep in the document. serde_json escapes
-/// line breaks inside strings, so every line break it writes is one of the layout's.
-struct Indented<'b> {
-    out: &'b mut Vec<u8>,
-    indent: &'static [u8],
-}
-
-impl Write for Indented<'_> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let mut lines = bytes.split(|&b| b == b'\n');
-        if let Some(first) = lines.next() {
-            self.out.extend_from_slice(first);
-        }
-        for line in lines {
-            self.out.push(b'\n');
-            self.out.extend_from_slice(self.indent);
-            self.out.extend_from_slice(line);
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Writes `value` pretty, as it reads at the depth of `indent` (two spaces a level).
-fn write_nested(out: &mut Vec<u8>, value: &impl Serialize, indent: &'static [u8]) {
-    let writer = Indented { out, indent };
-    let mut serializer = Serializer::with_formatter(writer, PrettyFormatter::with_indent(b"  "));
-    // Writing into memory cannot fail, and these values have no map with non-string keys.
-    let _ = value.serialize(&mut serializer);
 }
 
 /// `f` as the report writes it, placed in its file.
@@ -91,19 +49,6 @@ fn entry<'r>(f: &'r Finding, placer: &mut Placer<'_>) -> Entry<'r> {
     }
 }
 
-/// The findings of one piece, each after `,` and its line break, as they sit in the
-/// document's `findings` array.
-fn write_findings(findings: &[Finding], sources: &Sources) -> Vec<u8> {
-    let mut placer = Placer::new(sources);
-    let mut out = Vec::with_capacity(findings.len() * 512);
-    for f in findings {
-        let entry = entry(f, &mut placer);
-        out.extend_from_slice(b",\n    ");
-        write_nested(&mut out, &entry, b"    ");
-    }
-    out
-}
-
 pub(super) fn render(report: &Report, sources: &Sources) -> String {
     let mut out = Vec::new();
     // Writing into memory cannot fail.
@@ -115,24 +60,11 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
 /// Writes the document to `out` as it is made: the findings a round at a time, each round
 /// written on the cores, so that a report of a million findings is never held whole.
 pub(super) fn write(out: &mut impl Write, report: &Report, sources: &Sources) -> io::Result<()> {
-    out.write_all(b"{\n  \"findings\": [")?;
-    if report.findings.is_empty() {
-        out.write_all(b"]")?;
-    } else {
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let mut first = true;
-        for round in report.findings.chunks(ROUND * cores) {
-            for piece in map_pieces(round, ROUND / 2, |findings| {
-                write_findings(findings, sources)
-            }) {
-                // The first finding of all has no comma before it.
-                let skip = usize::from(first);
-                first &= piece.is_empty();
-                out.write_all(piece.get(skip..).unwrap_or_default())?;
-            }
-        }
-        out.write_all(b"\n  ]")?;
-    }
+    out.write_all(b"{\n  \"findings\": ")?;
+    let item = |f: &Finding, placer: &mut Placer<'_>, bytes: &mut Vec<u8>| {
+        write_nested(bytes, &entry(f, placer), b"    ");
+    };
+    write_array(out, &report.findings, sources, b"    ", item)?;
     let mut tail = Vec::with_capacity(128 * report.quality.tools.len() + 256);
     tail.extend_from_slice(b",\n  \"summary\": ");
     write_nested(&mut tail, &report.summary, b"  ");
@@ -144,13 +76,12 @@ pub(super) fn write(out: &mut impl Write, report: &Report, sources: &Sources) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{Entry, ROUND, entry, render};
-    use crate::finding::{Finding, Report, Summary};
-    use crate::meta::{Category, Severity};
-    use crate::quality::{Quality, ToolQuality};
+    use super::{Entry, entry, render};
+    use crate::finding::{Report, Summary};
     use crate::report::place::{Placer, Sources};
+    use crate::report::pretty::ROUND;
+    use crate::report::pretty::tests::sample_report;
     use serde::Serialize;
-    use toolpact::Origin;
 
     /// The document as `serde_json` writes it whole, on one thread.
     fn whole(report: &Report, sources: &Sources) -> String {
@@ -174,56 +105,10 @@ mod tests {
         serde_json::to_string_pretty(&document).unwrap() + "\n"
     }
 
-    /// A report of `n` findings over tools of a small file, with texts that need escaping.
-    fn report(n: usize) -> (Report, Sources) {
-        let text = r#"{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}"#;
-        let origin = Origin {
-            file: "tools.json".to_owned(),
-            pointer: "/tools/0".to_owned(),
-            line: 1,
-            column: 12,
-            offset: 11,
-        };
-        let findings: Vec<Finding> = (0..n)
-            .map(|i| Finding {
-                code: "TP101",
-                name: "missing-description",
-                category: Category::Description,
-                severity: [Severity::Error, Severity::Warning, Severity::Info][i % 3],
-                tool: (i % 7 != 0).then(|| format!("tool \"{i}\"\n\u{2028}é")),
-                tool_index: (i % 7 != 0).then_some(0),
-                pointer: if i % 2 == 0 { "/inputSchema/type" } else { "" }.to_owned(),
-                origin: (i % 5 != 0).then(|| origin.clone()),
-                message: format!("line one\nline two {i}\t\"quoted\" \\"),
-                help: String::new(),
-            })
-            .collect();
-        let quality = Quality {
-            tools: (0..3)
-                .map(|i| ToolQuality {
-                    tool: format!("t{i}"),
-                    index: i,
-                    scores: [5, 4, 3, 2, 1, 0],
-                })
-                .collect(),
-        };
-        let summary = Summary::of(1, &findings);
-        let mut sources = Sources::new();
-        sources.insert("tools.json".to_owned(), text.to_owned());
-        (
-            Report {
-                findings,
-                summary,
-                quality,
-            },
-            sources,
-        )
-    }
-
     #[test]
     fn writes_what_serde_json_writes_whole_in_one_piece_or_many() {
         for n in [0, 1, 2, 3, ROUND - 1, ROUND + 1, 5 * ROUND + 7] {
-            let (report, sources) = report(n);
+            let (report, sources) = sample_report(n);
             let written = render(&report, &sources);
             assert_eq!(written, whole(&report, &sources), "{n} findings");
             let parsed: serde_json::Value = serde_json::from_str(&written).unwrap();

@@ -4,6 +4,7 @@
 mod github;
 mod json;
 mod place;
+mod pretty;
 mod quality;
 mod sarif;
 mod text;
@@ -37,8 +38,9 @@ pub fn render(report: &Report, format: OutputFormat, sources: &Sources, color: b
     }
 }
 
-/// Writes a report to `out`, the same bytes as [`render`] makes. JSON is written as it is
-/// made, a round of findings at a time, so that a large report is never held whole.
+/// Writes a report to `out`, the same bytes as [`render`] makes. JSON and SARIF are written
+/// as they are made, a round of findings at a time, so that a large report is never held
+/// whole.
 ///
 /// # Errors
 /// What writing to `out` fails with.
@@ -51,6 +53,7 @@ pub fn write_report(
 ) -> io::Result<()> {
     match format {
         OutputFormat::Json => json::write(out, report, sources),
+        OutputFormat::Sarif => sarif::write(out, report, sources),
         _ => out.write_all(render(report, format, sources, color).as_bytes()),
     }
 }
