@@ -40,8 +40,9 @@ pub fn map_pieces_mut<T: Send, R: Send>(
 }
 
 /// Runs `f` on each piece, each on its own thread, and returns what each made in order; a
-/// panic in `f` is resumed on the calling thread.
-fn on_threads<P: Send, R: Send>(
+/// panic in `f` is resumed on the calling thread, so that a bug fails the call as it would on
+/// one thread rather than give a partial result.
+pub fn on_threads<P: Send, R: Send>(
     pieces: impl Iterator<Item = P>,
     f: &(impl Fn(P) -> R + Sync),
 ) -> Vec<R> {

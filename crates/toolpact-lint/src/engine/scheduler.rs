@@ -41,19 +41,10 @@ pub(crate) fn run_all<T: Sync, D: Send>(
     if threads == 1 {
         return work();
     }
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
-        let mut all = Vec::new();
-        for worker in workers {
-            match worker.join() {
-                Ok(done) => all.extend(done),
-                // A rule that panics is a bug in the rule: fail as the single-threaded check
-                // would, rather than report a partial result.
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        all
-    })
+    toolpact::parallel::on_threads(0..threads, &|_| work())
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// Runs `f` while another thread drops `garbage`, when the check has more than one worker:

@@ -49,14 +49,6 @@ fn entry<'r>(f: &'r Finding, placer: &mut Placer<'_>) -> Entry<'r> {
     }
 }
 
-pub(super) fn render(report: &Report, sources: &Sources) -> String {
-    let mut out = Vec::new();
-    // Writing into memory cannot fail.
-    let _ = write(&mut out, report, sources);
-    // serde_json writes UTF-8, and so does everything added here.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
 /// Writes the document to `out` as it is made: the findings a round at a time, each round
 /// written on the cores, so that a report of a million findings is never held whole.
 pub(super) fn write(out: &mut impl Write, report: &Report, sources: &Sources) -> io::Result<()> {
@@ -76,8 +68,9 @@ pub(super) fn write(out: &mut impl Write, report: &Report, sources: &Sources) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{Entry, entry, render};
+    use super::{Entry, entry};
     use crate::finding::{Report, Summary};
+    use crate::report::OutputFormat;
     use crate::report::place::{Placer, Sources};
     use crate::report::pretty::ROUND;
     use crate::report::pretty::tests::sample_report;
@@ -109,7 +102,7 @@ mod tests {
     fn writes_what_serde_json_writes_whole_in_one_piece_or_many() {
         for n in [0, 1, 2, 3, ROUND - 1, ROUND + 1, 5 * ROUND + 7] {
             let (report, sources) = sample_report(n);
-            let written = render(&report, &sources);
+            let written = crate::report::render(&report, OutputFormat::Json, &sources, false);
             assert_eq!(written, whole(&report, &sources), "{n} findings");
             let parsed: serde_json::Value = serde_json::from_str(&written).unwrap();
             assert_eq!(parsed["findings"].as_array().unwrap().len(), n);

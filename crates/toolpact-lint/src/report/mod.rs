@@ -32,10 +32,19 @@ pub enum OutputFormat {
 pub fn render(report: &Report, format: OutputFormat, sources: &Sources, color: bool) -> String {
     match format {
         OutputFormat::Text => text::render(report, sources, color),
-        OutputFormat::Json => json::render(report, sources),
-        OutputFormat::Sarif => sarif::render(report, sources),
+        OutputFormat::Json => in_memory(|out| json::write(out, report, sources)),
+        OutputFormat::Sarif => in_memory(|out| sarif::write(out, report, sources)),
         OutputFormat::Github => github::render(report, sources),
     }
+}
+
+/// What `write` writes, as a string.
+fn in_memory(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+    let mut out = Vec::new();
+    // Writing into memory cannot fail.
+    let _ = write(&mut out);
+    // serde_json writes UTF-8, and so does everything the reports add.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Writes a report to `out`, the same bytes as [`render`] makes. JSON and SARIF are written

@@ -19,14 +19,6 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
-pub(super) fn render(report: &Report, sources: &Sources) -> String {
-    let mut out = Vec::new();
-    // Writing into memory cannot fail.
-    let _ = write(&mut out, report, sources);
-    // serde_json writes UTF-8, and so does everything added here.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
 /// One finding as a SARIF result, placed in its file; `metas` gives its rule's index.
 fn result(f: &Finding, metas: &[&RuleMeta], placer: &mut Placer<'_>) -> Value {
     let mut result = json!({
@@ -120,7 +112,8 @@ pub(super) fn write(out: &mut impl Write, report: &Report, sources: &Sources) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{NO_RESULTS, render, result, write};
+    use super::{NO_RESULTS, result, write};
+    use crate::report::OutputFormat;
     use crate::report::place::Placer;
     use crate::report::pretty::ROUND;
     use crate::report::pretty::tests::sample_report;
@@ -130,7 +123,7 @@ mod tests {
     fn writes_what_serde_json_writes_whole_in_one_piece_or_many() {
         for n in [0, 1, 2, ROUND + 1, 3 * ROUND + 5] {
             let (report, sources) = sample_report(n);
-            let written = render(&report, &sources);
+            let written = crate::report::render(&report, OutputFormat::Sarif, &sources, false);
             // The document with no results, and the results put in as one value.
             let empty = crate::finding::Report {
                 findings: Vec::new(),
