@@ -9,17 +9,19 @@ pub(crate) mod decode;
 pub(crate) mod normalize;
 pub(crate) mod patterns;
 pub(crate) mod reach;
+pub(crate) mod screen;
 pub(crate) mod structure;
 
 use crate::meta::Severity;
 use decode::decode_all;
 use normalize::normalize_into;
-use patterns::PATTERNS;
+use patterns::{PATTERNS, list};
 use reach::{Place, for_each_string, for_each_value_string};
 use regex::{Match, Regex};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::Cell;
+use std::sync::LazyLock;
 use toolpact::Tool;
 
 /// A technique of tool poisoning, each reported by its own rule.
@@ -158,13 +160,18 @@ fn sentence<'t>(text: &'t str, m: &Match<'_>) -> (&'t str, &'t str) {
 }
 
 /// The first passage `re` finds in `text` that `accept` takes, and whether it takes a
-/// second one too; `occurs` is set when `re` finds anything at all, taken or not.
+/// second one too; `occurs` is set when `re` finds anything at all, taken or not. `re` is
+/// neither compiled nor searched when the screen says it cannot match (`screened` is false).
 fn first_accepted(
-    re: &Regex,
+    screened: bool,
+    re: &LazyLock<Regex>,
     text: &str,
     occurs: &Cell<bool>,
     accept: &mut dyn FnMut(&Match<'_>) -> bool,
 ) -> Option<Passage> {
+    if !screened {
+        return None;
+    }
     let mut accepted = re
         .find_iter(text)
         .inspect(|_| occurs.set(true))
@@ -311,49 +318,74 @@ fn match_text(
     let p = &*PATTERNS;
     let occurs = Cell::new(false);
     let reading = structure::read(norm);
-    if let Some(q) = first_accepted(&p.forced, norm, &occurs, &mut |_| true) {
+    // The lists whose words the text holds: a list without them finds nothing in it.
+    let may = p.screen.lists(norm);
+    let screened = |bit| may & bit != 0;
+    if let Some(q) = first_accepted(
+        screened(list::FORCED),
+        &p.forced,
+        norm,
+        &occurs,
+        &mut |_| true,
+    ) {
         found.push((Technique::ForcedInvocation, q));
     }
-    if let Some(q) = first_accepted(&p.conceal, norm, &occurs, &mut |m| {
-        let (before, _) = sentence(norm, m);
-        let text = m.as_str();
-        // "Never present a token to the user as if it were a URL" forbids a disguise.
-        let forbids = p.negation.is_match(before)
-            && [
-                "present", "format", "disguise", "pass off", "frame", "dress", "act", "pretend",
-                "behave",
-            ]
-            .iter()
-            .any(|v| text.starts_with(v));
-        // "Never tell the user a message was scheduled" forbids a false statement.
-        let false_claim = (text.ends_with("user") || text.ends_with("human"))
-            && norm[m.end()..]
-                .trim_start()
-                .split([' ', '_'])
-                .next()
-                .is_some_and(|w| matches!(w, "a" | "an" | "the" | "that" | "it" | "they"))
-            && !norm[m.end()..].trim_start().starts_with("that you")
-            && !norm[m.end()..].trim_start().starts_with("the file");
-        !forbids && !false_claim
-    }) {
+    if let Some(q) = first_accepted(
+        screened(list::CONCEAL),
+        &p.conceal,
+        norm,
+        &occurs,
+        &mut |m| {
+            let (before, _) = sentence(norm, m);
+            let text = m.as_str();
+            // "Never present a token to the user as if it were a URL" forbids a disguise.
+            let forbids = p.negation.is_match(before)
+                && [
+                    "present", "format", "disguise", "pass off", "frame", "dress", "act",
+                    "pretend", "behave",
+                ]
+                .iter()
+                .any(|v| text.starts_with(v));
+            // "Never tell the user a message was scheduled" forbids a false statement.
+            let false_claim = (text.ends_with("user") || text.ends_with("human"))
+                && norm[m.end()..]
+                    .trim_start()
+                    .split([' ', '_'])
+                    .next()
+                    .is_some_and(|w| matches!(w, "a" | "an" | "the" | "that" | "it" | "they"))
+                && !norm[m.end()..].trim_start().starts_with("that you")
+                && !norm[m.end()..].trim_start().starts_with("the file");
+            !forbids && !false_claim
+        },
+    ) {
         found.push((Technique::Concealment, q));
     } else if let Some(quote) = reading.as_ref().and_then(structure::concealment) {
         occurs.set(true);
         found.push((Technique::Concealment, Passage { quote, more: false }));
     }
-    if let Some(q) = first_accepted(&p.authority, norm, &occurs, &mut |m| {
-        let (before, _) = sentence(norm, m);
-        let claim = m.as_str();
-        !((claim.contains("user") || claim.contains("without")) && p.condition.is_match(before))
-    }) {
+    if let Some(q) = first_accepted(
+        screened(list::AUTHORITY),
+        &p.authority,
+        norm,
+        &occurs,
+        &mut |m| {
+            let (before, _) = sentence(norm, m);
+            let claim = m.as_str();
+            !((claim.contains("user") || claim.contains("without")) && p.condition.is_match(before))
+        },
+    ) {
         found.push((Technique::FakeAuthority, q));
     } else if let Some(quote) = reading.as_ref().and_then(structure::authority) {
         occurs.set(true);
         found.push((Technique::FakeAuthority, Passage { quote, more: false }));
     }
-    if let Some(q) = first_accepted(&p.cross_tool, norm, &occurs, &mut |m| {
-        names_other_tool(owner, sentence(norm, m).1)
-    }) {
+    if let Some(q) = first_accepted(
+        screened(list::CROSS_TOOL),
+        &p.cross_tool,
+        norm,
+        &occurs,
+        &mut |m| names_other_tool(owner, sentence(norm, m).1),
+    ) {
         found.push((Technique::CrossToolInstructions, q));
     } else if let Some(r) = &reading {
         // Whatever the owner, a sentence that changes a call and gives a literal value is
@@ -410,51 +442,62 @@ fn match_text(
                         && !property.is_empty()
                         && words(&property).contains(key))
     };
-    let session = first_accepted(&p.session_data, norm, &occurs, &mut |m| {
-        let (before, whole) = sentence(norm, m);
-        if p.negation.is_match(before) || purpose(m) && !hidden {
-            return false;
-        }
-        let asks = p.exfil_verb.is_match(whole) || SCOPE.iter().any(|s| whole.contains(s));
-        match place {
-            Place::PropertyName => asks,
-            _ if in_parameter => asks && !p.negation.is_match(whole),
-            _ => p.exfil_verb.is_match(whole),
-        }
-    });
-    let secret = || {
-        first_accepted(&p.secret_data, norm, &occurs, &mut |m| {
+    let session = first_accepted(
+        screened(list::SESSION_DATA),
+        &p.session_data,
+        norm,
+        &occurs,
+        &mut |m| {
             let (before, whole) = sentence(norm, m);
-            // In plain prose, the verb must act on the secret itself ("read ~/.ssh/id_rsa").
-            let near = before
-                .char_indices()
-                .rev()
-                .nth(40)
-                .map_or(before, |(i, _)| &before[i..]);
-            let public_key = norm[m.end()..]
-                .split_whitespace()
-                .next()
-                .is_some_and(|t| t.contains(".pub"))
-                || whole.contains("public key");
-            // `.env` among other file types or in a glob is a kind of file, not one to read.
-            let file_type = m
-                .as_str()
-                .find(".env")
-                .is_some_and(|i| structure::names_file_type(whole, before.len() + i, ".env".len()));
-            !p.negation.is_match(before)
-                && !public_key
-                && !file_type
-                && !purpose(m)
-                && if hidden || not_prose {
-                    p.exfil_verb.is_match(whole) || place == Place::Value
-                } else {
-                    !owner.purpose_is_secret
-                        && (p.exfil_verb.is_match(near)
-                            || p.exfil_verb
-                                .find(m.as_str())
-                                .is_some_and(|v| v.start() == 0))
-                }
-        })
+            if p.negation.is_match(before) || purpose(m) && !hidden {
+                return false;
+            }
+            let asks = p.exfil_verb.is_match(whole) || SCOPE.iter().any(|s| whole.contains(s));
+            match place {
+                Place::PropertyName => asks,
+                _ if in_parameter => asks && !p.negation.is_match(whole),
+                _ => p.exfil_verb.is_match(whole),
+            }
+        },
+    );
+    let secret = || {
+        first_accepted(
+            screened(list::SECRET_DATA),
+            &p.secret_data,
+            norm,
+            &occurs,
+            &mut |m| {
+                let (before, whole) = sentence(norm, m);
+                // In plain prose, the verb must act on the secret itself ("read ~/.ssh/id_rsa").
+                let near = before
+                    .char_indices()
+                    .rev()
+                    .nth(40)
+                    .map_or(before, |(i, _)| &before[i..]);
+                let public_key = norm[m.end()..]
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|t| t.contains(".pub"))
+                    || whole.contains("public key");
+                // `.env` among other file types or in a glob is a kind of file, not one to read.
+                let file_type = m.as_str().find(".env").is_some_and(|i| {
+                    structure::names_file_type(whole, before.len() + i, ".env".len())
+                });
+                !p.negation.is_match(before)
+                    && !public_key
+                    && !file_type
+                    && !purpose(m)
+                    && if hidden || not_prose {
+                        p.exfil_verb.is_match(whole) || place == Place::Value
+                    } else {
+                        !owner.purpose_is_secret
+                            && (p.exfil_verb.is_match(near)
+                                || p.exfil_verb
+                                    .find(m.as_str())
+                                    .is_some_and(|v| v.start() == 0))
+                    }
+            },
+        )
     };
     let structural = || {
         let quote = reading.as_ref().and_then(structure::session_request)?;
@@ -480,9 +523,13 @@ fn match_text(
         found.push((Technique::Exfiltration, q));
     }
     if (hidden || not_prose)
-        && let Some(q) = first_accepted(&p.directive, norm, &occurs, &mut |m| {
-            !p.negation.is_match(sentence(norm, m).0)
-        })
+        && let Some(q) = first_accepted(
+            screened(list::DIRECTIVE),
+            &p.directive,
+            norm,
+            &occurs,
+            &mut |m| !p.negation.is_match(sentence(norm, m).0),
+        )
     {
         found.push((Technique::HiddenInstructions, q));
     }

@@ -2,8 +2,10 @@
 //! German, Korean, Chinese and Japanese, matched against normalised text (lower case, look-alike
 //! letters folded, invisible separators removed). A space in a pattern matches any run of
 //! spaces and underscores, so `always_include_all_previous_user_messages` reads as words.
-//! Each technique compiles once into one regular expression.
+//! Each technique compiles into one regular expression, the first time a text holds words
+//! that every match of it needs (`screen`).
 
+use super::screen::Screen;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -263,11 +265,19 @@ const DIRECTIVE: &[&str] = &[
 /// that is not followed by a space (a domain, a file name); a space matches spaces and
 /// underscores; word boundaries are ASCII ones, which keep matching on the fast automaton
 /// whatever the text (the patterns of scripts without spaces use none).
+///
+/// The text is normalised, and the only blanks normalised text holds are the space and the
+/// newline (`normalize_into` turns every other one into one of them): `\s` is written
+/// `[\n ]` and `\S` `[^\n ]`, which match the same there. Unicode's class of blanks in every
+/// gap (`[^.\n]{0,40}` reads a dot followed by a non-blank) made the compiled patterns a
+/// third larger.
 fn expand(pattern: &str) -> String {
     let p = pattern
         .replace(r"[^.\n]", r"(?:[^.\n]|\.\S)")
         .replace(' ', r"[\s_]+")
-        .replace(r"\b", r"(?-u:\b)");
+        .replace(r"\b", r"(?-u:\b)")
+        .replace(r"\S", r"[^\n ]")
+        .replace(r"\s", r"[\n ]");
     format!("(?:{p})")
 }
 
@@ -293,54 +303,95 @@ fn compile(patterns: &[&str]) -> Regex {
 /// The lazy DFA cache of each pattern list, per thread that searches with it.
 const DFA_CACHE_BYTES: usize = 32 << 20;
 
-/// The compiled pattern of each technique.
-pub(crate) struct Patterns {
-    /// [`FORCED`].
-    pub forced: Regex,
-    /// [`CONCEAL`].
-    pub conceal: Regex,
-    /// [`AUTHORITY`].
-    pub authority: Regex,
-    /// [`CROSS_TOOL`].
-    pub cross_tool: Regex,
-    /// [`SESSION_DATA`].
-    pub session_data: Regex,
-    /// [`SECRET_DATA`].
-    pub secret_data: Regex,
-    /// [`EXFIL_VERB`].
-    pub exfil_verb: Regex,
-    /// [`DIRECTIVE`].
-    pub directive: Regex,
-    /// A word that negates what follows in its sentence.
-    pub negation: Regex,
-    /// A word that makes a claim a condition ("only after the user has approved").
-    pub condition: Regex,
-    /// A name that looks like a tool's (`send_email`), or a tool named in words.
-    pub tool_ref: Regex,
+/// A pattern list's bit in the lists the [`Screen`] lets through.
+pub(crate) mod list {
+    use crate::analysis::poison::screen::Lists;
+    /// [`super::FORCED`].
+    pub(crate) const FORCED: Lists = 1;
+    /// [`super::CONCEAL`].
+    pub(crate) const CONCEAL: Lists = 1 << 1;
+    /// [`super::AUTHORITY`].
+    pub(crate) const AUTHORITY: Lists = 1 << 2;
+    /// [`super::CROSS_TOOL`].
+    pub(crate) const CROSS_TOOL: Lists = 1 << 3;
+    /// [`super::SESSION_DATA`].
+    pub(crate) const SESSION_DATA: Lists = 1 << 4;
+    /// [`super::SECRET_DATA`].
+    pub(crate) const SECRET_DATA: Lists = 1 << 5;
+    /// [`super::DIRECTIVE`].
+    pub(crate) const DIRECTIVE: Lists = 1 << 6;
 }
 
-/// The patterns, compiled on first use.
+/// The technique lists in the order of their bits in [`list`].
+const SCREENED: [&[&str]; 7] = [
+    FORCED,
+    CONCEAL,
+    AUTHORITY,
+    CROSS_TOOL,
+    SESSION_DATA,
+    SECRET_DATA,
+    DIRECTIVE,
+];
+
+/// The compiled pattern of each technique, each compiled the first time a text needs it: a
+/// process that only ever reads clean texts (a proxy in front of a sound server) never holds
+/// them.
+pub(crate) struct Patterns {
+    /// Which technique lists may match a text.
+    pub screen: Screen,
+    /// [`FORCED`].
+    pub forced: LazyLock<Regex>,
+    /// [`CONCEAL`].
+    pub conceal: LazyLock<Regex>,
+    /// [`AUTHORITY`].
+    pub authority: LazyLock<Regex>,
+    /// [`CROSS_TOOL`].
+    pub cross_tool: LazyLock<Regex>,
+    /// [`SESSION_DATA`].
+    pub session_data: LazyLock<Regex>,
+    /// [`SECRET_DATA`].
+    pub secret_data: LazyLock<Regex>,
+    /// [`EXFIL_VERB`].
+    pub exfil_verb: LazyLock<Regex>,
+    /// [`DIRECTIVE`].
+    pub directive: LazyLock<Regex>,
+    /// A word that negates what follows in its sentence.
+    pub negation: LazyLock<Regex>,
+    /// A word that makes a claim a condition ("only after the user has approved").
+    pub condition: LazyLock<Regex>,
+    /// A name that looks like a tool's (`send_email`), or a tool named in words.
+    pub tool_ref: LazyLock<Regex>,
+}
+
+/// The patterns; the screen is built on first use, each pattern when a text needs it.
 pub(crate) static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| Patterns {
-    forced: compile(FORCED),
-    conceal: compile(CONCEAL),
-    authority: compile(AUTHORITY),
-    cross_tool: compile(CROSS_TOOL),
-    session_data: compile(SESSION_DATA),
-    secret_data: compile(SECRET_DATA),
-    exfil_verb: compile(&[EXFIL_VERB]),
-    directive: compile(DIRECTIVE),
-    negation: compile(&[
-        r"\b(never|not|don't|do not|must not|no|nothing|without|neither|nor|isn't|aren't|wasn't|doesn't|cannot|can't|won't)\b",
-    ]),
-    condition: compile(&[r"\b(when|whenever|if|once|after|unless|until|only|whether)\b"]),
-    tool_ref: compile(&[
-        r"\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b",
-        r"\b(the |any |every |all |another |other )?[a-z-]+ (tool|tools|server|servers|function)\b",
-        r"\b(any|every|all|other|another) (tool|tools|server|servers|function|shell command|command)\b|\b(tool|function) calls?\b|\bgit push\b|\bpip install\b|\bshell command",
-        r"\b(herramientas?|ferramentas?|outils?) (de |do |da |des |du |d')[a-z-]+|\b(das |den |dem )?(werkzeug|tool) [a-z]+_[a-z_]+",
-        r"\b(otras?|outras?|autres?|anderen?|cualquier|qualquer) (herramientas?|ferramentas?|outils?|werkzeuge?)\b",
-        r"(其他|别的|任何|其它)工具|他のツール|다른 도구|[a-z]+ ?(工具|ツール|도구)",
-    ]),
+    screen: Screen::new(&SCREENED.map(joined).each_ref().map(String::as_str)),
+    forced: LazyLock::new(|| compile(FORCED)),
+    conceal: LazyLock::new(|| compile(CONCEAL)),
+    authority: LazyLock::new(|| compile(AUTHORITY)),
+    cross_tool: LazyLock::new(|| compile(CROSS_TOOL)),
+    session_data: LazyLock::new(|| compile(SESSION_DATA)),
+    secret_data: LazyLock::new(|| compile(SECRET_DATA)),
+    exfil_verb: LazyLock::new(|| compile(&[EXFIL_VERB])),
+    directive: LazyLock::new(|| compile(DIRECTIVE)),
+    negation: LazyLock::new(|| {
+        compile(&[
+            r"\b(never|not|don't|do not|must not|no|nothing|without|neither|nor|isn't|aren't|wasn't|doesn't|cannot|can't|won't)\b",
+        ])
+    }),
+    condition: LazyLock::new(|| {
+        compile(&[r"\b(when|whenever|if|once|after|unless|until|only|whether)\b"])
+    }),
+    tool_ref: LazyLock::new(|| {
+        compile(&[
+            r"\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b",
+            r"\b(the |any |every |all |another |other )?[a-z-]+ (tool|tools|server|servers|function)\b",
+            r"\b(any|every|all|other|another) (tool|tools|server|servers|function|shell command|command)\b|\b(tool|function) calls?\b|\bgit push\b|\bpip install\b|\bshell command",
+            r"\b(herramientas?|ferramentas?|outils?) (de |do |da |des |du |d')[a-z-]+|\b(das |den |dem )?(werkzeug|tool) [a-z]+_[a-z_]+",
+            r"\b(otras?|outras?|autres?|anderen?|cualquier|qualquer) (herramientas?|ferramentas?|outils?|werkzeuge?)\b",
+            r"(其他|别的|任何|其它)工具|他のツール|다른 도구|[a-z]+ ?(工具|ツール|도구)",
+        ])
+    }),
 });
 
 #[cfg(test)]
@@ -349,15 +400,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        for set in [
-            FORCED,
-            CONCEAL,
-            AUTHORITY,
-            CROSS_TOOL,
-            SESSION_DATA,
-            SECRET_DATA,
-            DIRECTIVE,
-        ] {
+        for set in SCREENED {
             for p in set {
                 assert!(Regex::new(&expand(p)).is_ok(), "{p}");
             }

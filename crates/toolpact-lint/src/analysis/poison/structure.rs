@@ -6,7 +6,7 @@
 //! list holds is still read. The cue words of every class are literals, found in one pass
 //! over the text by a literal automaton; the combinations are tested per sentence.
 
-use regex::Regex;
+use aho_corasick::{AhoCorasick, MatchKind};
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -647,8 +647,9 @@ const CUES: &[(&str, u64)] = &[
 
 /// The cue automaton and each cue's classes.
 struct Lexicon {
-    /// All cues as one alternation of literals, longest first.
-    find: Regex,
+    /// All cues, the longest of those that start at a place found first: what an alternation
+    /// of them, longest first, finds, in an automaton of literals a tenth of its size.
+    find: AhoCorasick,
     /// The classes of each cue, and whether it matches the start of longer words.
     classes: HashMap<&'static str, (u64, bool), foldhash::fast::FixedState>,
 }
@@ -668,13 +669,11 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         e.0 |= m;
         e.1 |= stem;
     }
-    let alternation = cues
-        .iter()
-        .map(|(c, _, _)| regex::escape(c))
-        .collect::<Vec<_>>()
-        .join("|");
+    let words: Vec<&str> = cues.iter().map(|(c, _, _)| *c).collect();
     Lexicon {
-        find: Regex::new(&alternation)
+        find: AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(words)
             .unwrap_or_else(|e| unreachable!("the cues do not compile: {e}")),
         classes,
     }
@@ -716,12 +715,12 @@ pub(crate) fn read(text: &str) -> Option<Reading<'_>> {
     let mut hits: Vec<Hit> = Vec::new();
     let mut all = 0u64;
     for m in lex.find.find_iter(text) {
-        let Some(&(class, stem)) = lex.classes.get(m.as_str()) else {
+        let cue = &text[m.start()..m.end()];
+        let Some(&(class, stem)) = lex.classes.get(cue) else {
             continue;
         };
-        let latin = m.as_str().starts_with(|c: char| c.is_ascii_alphabetic())
-            || m.as_str()
-                .starts_with(|c: char| c.is_alphabetic() && (c as u32) < 0x0250);
+        let latin = cue.starts_with(|c: char| c.is_ascii_alphabetic())
+            || cue.starts_with(|c: char| c.is_alphabetic() && (c as u32) < 0x0250);
         if latin {
             let before = text[..m.start()].chars().next_back();
             let after = text[m.end()..].chars().next();
