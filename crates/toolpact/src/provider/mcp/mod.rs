@@ -166,19 +166,10 @@ fn render_result(result: &crate::result::ToolResult, protocol_version: &str) -> 
 
 /// Reads an MCP tool: the contract itself, with a pointer to the field that does not fit.
 fn import(obj: Map<String, Value>) -> ImportedTool {
-    let tool: Tool = serde_path_to_error::deserialize(Value::Object(obj)).map_err(|e| {
-        let path = e.path().to_string();
-        let pointer = if path == "." {
-            String::new()
-        } else {
-            path.split('.')
-                .fold(String::new(), |acc, seg| child_pointer(&acc, seg))
-        };
-        ItemError {
-            pointer,
-            message: e.into_inner().to_string(),
-        }
-    })?;
+    let tool = match take_tool(obj) {
+        Ok(tool) => tool,
+        Err(obj) => deserialize_tool(obj)?,
+    };
     for (key, schema) in [
         ("inputSchema", Some(&tool.input_schema)),
         ("outputSchema", tool.output_schema.as_ref()),
@@ -198,10 +189,151 @@ fn import(obj: Map<String, Value>) -> ImportedTool {
     Ok((tool, Vec::new()))
 }
 
+/// The tool serde reads from `obj` when each of its fields has the type the contract gives it,
+/// built by moving the fields out of the item; otherwise the item, untouched, for
+/// [`deserialize_tool`] to say where and what does not fit.
+///
+/// serde reads a struct with a flattened field (`extra`) by first copying the whole item into
+/// a buffer of its own, schemas included, and building every object again from it: on a large
+/// catalog that was most of the time and memory of reading the tools. Moving gives the same
+/// tool (a unit test holds the two to that).
+fn take_tool(obj: Map<String, Value>) -> Result<Tool, Map<String, Value>> {
+    use serde::Deserialize;
+    // The small fields with a structure of their own are read first, from references, so that
+    // one that does not fit leaves the item whole.
+    let annotations = match obj.get("annotations") {
+        None | Some(Value::Null) => None,
+        Some(value) => match crate::tool::Annotations::deserialize(value) {
+            Ok(annotations) => Some(annotations),
+            Err(_) => return Err(obj),
+        },
+    };
+    let icons = match obj.get("icons") {
+        None | Some(Value::Null) => None,
+        Some(value) => match Vec::<crate::tool::Icon>::deserialize(value) {
+            Ok(icons) => Some(icons),
+            Err(_) => return Err(obj),
+        },
+    };
+    let text_or_null =
+        |key: &str| matches!(obj.get(key), None | Some(Value::Null | Value::String(_)));
+    let fits = matches!(obj.get("name"), Some(Value::String(_)))
+        && obj.contains_key("inputSchema")
+        && text_or_null("title")
+        && text_or_null("description")
+        && matches!(
+            obj.get("_meta"),
+            None | Some(Value::Null | Value::Object(_))
+        );
+    if !fits {
+        return Err(obj);
+    }
+    let mut tool = Tool {
+        name: String::new(),
+        title: None,
+        description: None,
+        input_schema: Value::Null,
+        output_schema: None,
+        annotations,
+        icons,
+        meta: None,
+        extra: Map::new(),
+    };
+    for (key, value) in obj {
+        match (key.as_str(), value) {
+            ("name", Value::String(name)) => tool.name = name,
+            ("title", Value::String(title)) => tool.title = Some(title),
+            ("description", Value::String(text)) => tool.description = Some(text),
+            ("inputSchema", schema) => tool.input_schema = schema,
+            // `null` is no output schema, as for every optional field.
+            ("outputSchema", Value::Null) => {}
+            ("outputSchema", schema) => tool.output_schema = Some(schema),
+            ("_meta", Value::Object(meta)) => tool.meta = Some(meta),
+            // Read above, or `null`.
+            ("name" | "title" | "description" | "_meta" | "annotations" | "icons", _) => {}
+            (_, value) => {
+                tool.extra.insert(key, value);
+            }
+        }
+    }
+    Ok(tool)
+}
+
+/// Reads a tool with serde, whose error says which field does not fit.
+fn deserialize_tool(obj: Map<String, Value>) -> Result<Tool, ItemError> {
+    serde_path_to_error::deserialize(Value::Object(obj)).map_err(|e| {
+        let path = e.path().to_string();
+        let pointer = if path == "." {
+            String::new()
+        } else {
+            path.split('.')
+                .fold(String::new(), |acc, seg| child_pointer(&acc, seg))
+        };
+        ItemError {
+            pointer,
+            message: e.into_inner().to_string(),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Moving the fields out of an item gives the tool serde reads from it, field for field
+    /// and in the same order, on every tool of the captured real servers and on items that
+    /// use each field's edge cases; an item whose fields do not fit is left to serde whole.
+    #[test]
+    fn moving_the_fields_reads_the_tool_serde_reads() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/servers");
+        let mut items: Vec<Value> = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(path).unwrap();
+            let doc: Value = serde_json::from_str(&text).unwrap();
+            items.extend(doc["tools"].as_array().unwrap().iter().cloned());
+        }
+        assert!(items.len() > 1000, "{} tools", items.len());
+        items.extend([
+            json!({"inputSchema": {"type": "object"}, "name": "n", "title": null,
+                   "description": null, "outputSchema": null, "annotations": null,
+                   "icons": null, "_meta": null}),
+            json!({"zeta": 1, "name": "n", "alpha": null, "inputSchema": {"type": "object"},
+                   "annotations": {"readOnlyHint": false, "x-extra": [1]},
+                   "icons": [{"src": "a.png", "theme": "dark", "x": 2}],
+                   "_meta": {"k": {"v": 1.5}}, "execution": {"taskSupport": "optional"},
+                   "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}),
+            json!({"name": "n", "inputSchema": {"type": "object", "properties": {"big": {"maximum": 18446744073709551615u64, "minimum": -1.25e300}}}}),
+        ]);
+        for item in items {
+            let Value::Object(obj) = item else { panic!() };
+            let moved = take_tool(obj.clone()).unwrap_or_else(|_| panic!("{obj:?}"));
+            let read = deserialize_tool(obj).unwrap();
+            assert_eq!(moved, read);
+            assert_eq!(
+                serde_json::to_string(&moved).unwrap(),
+                serde_json::to_string(&read).unwrap()
+            );
+        }
+        for misfit in [
+            json!({"inputSchema": {}}),
+            json!({"name": 1, "inputSchema": {}}),
+            json!({"name": "n"}),
+            json!({"name": "n", "inputSchema": {}, "title": 2}),
+            json!({"name": "n", "inputSchema": {}, "description": ["a"]}),
+            json!({"name": "n", "inputSchema": {}, "_meta": "m"}),
+            json!({"name": "n", "inputSchema": {}, "annotations": {"readOnlyHint": "yes"}}),
+            json!({"name": "n", "inputSchema": {}, "icons": [{"sizes": ["1x1"]}]}),
+        ] {
+            let Value::Object(obj) = misfit else { panic!() };
+            assert_eq!(take_tool(obj.clone()).unwrap_err(), obj);
+            assert!(deserialize_tool(obj).is_err());
+        }
+    }
 
     /// The item written field by field is the tool as it serializes, with the name the
     /// target sees: every field, in order, and the fields toolpact does not know.
