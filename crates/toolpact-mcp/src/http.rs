@@ -22,7 +22,7 @@
 //!
 //! References: <https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning>.
 
-use crate::context::{REQUEST_STREAM_CAPACITY, RequestStream};
+use crate::context::RequestStream;
 use crate::error::ServeError;
 use crate::server::Server;
 use axum::Router;
@@ -30,13 +30,12 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use futures::channel::mpsc;
 use futures::{Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, CustomResult, ErrorData, GetExtensions, JsonRpcError,
-    MetaObject, ServerJsonRpcMessage, ServerNotification, ServerResult,
+    MetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
@@ -814,17 +813,14 @@ impl SessionManager for TrackedSessions {
         mut message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         // A call's notifications ride its own stream (see `RequestStream`); other requests send
-        // none, and do without the channel.
+        // none, and do without it.
         let call_stream = match &mut message {
             ClientJsonRpcMessage::Request(request)
                 if matches!(request.request, ClientRequest::CallToolRequest(_)) =>
             {
-                let (sender, receiver) = mpsc::channel(REQUEST_STREAM_CAPACITY);
-                request
-                    .request
-                    .extensions_mut()
-                    .insert(RequestStream(sender));
-                Some(receiver)
+                let stream = RequestStream::default();
+                request.request.extensions_mut().insert(stream.clone());
+                Some(stream)
             }
             _ => None,
         };
@@ -883,16 +879,21 @@ impl SessionManager for TrackedSessions {
 /// (requests to the client, the answer). The stream ends with the session's: notifications
 /// sent after the answer have nothing left to be about.
 fn notifications_first<S>(
-    mut notifications: mpsc::Receiver<ServerNotification>,
+    call: RequestStream,
     mut session: S,
 ) -> impl Stream<Item = ServerSseMessage>
 where
     S: Stream<Item = ServerSseMessage> + Unpin,
 {
+    let call = ClosedOnDrop(call);
+    let mut notifications = None;
     let mut open = true;
     futures::stream::poll_fn(move |cx| {
-        if open {
-            match notifications.poll_next_unpin(cx) {
+        if open && notifications.is_none() {
+            notifications = call.0.poll_receiver(cx);
+        }
+        if open && let Some(receiver) = &mut notifications {
+            match receiver.poll_next_unpin(cx) {
                 Poll::Ready(Some(notification)) => {
                     return Poll::Ready(Some(ServerSseMessage::from_message(
                         ServerJsonRpcMessage::notification(notification),
@@ -904,6 +905,15 @@ where
         }
         session.poll_next_unpin(cx)
     })
+}
+
+/// A call's stream as the SSE stream holds it: dropping the SSE stream closes it.
+struct ClosedOnDrop(RequestStream);
+
+impl Drop for ClosedOnDrop {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 /// What every request is checked against before it reaches the session.
