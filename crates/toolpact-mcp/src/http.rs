@@ -27,12 +27,11 @@ use crate::error::ServeError;
 use crate::server::Server;
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
-use axum::middleware::{self, Next};
+use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use futures::{Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, CustomResult, ErrorData, GetExtensions, JsonRpcError,
     MetaObject, ServerJsonRpcMessage, ServerResult,
@@ -48,6 +47,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -582,9 +582,13 @@ where
             max_sessions: options.max_sessions,
             stateless: options.stateless,
         });
-        let router = Router::new()
-            .route_service(MCP_PATH, service)
-            .route_layer(middleware::from_fn_with_state(guard, check_request));
+        let router = Router::new().route_service(
+            MCP_PATH,
+            Checked {
+                guard,
+                session: service,
+            },
+        );
         Ok(HttpServer {
             listener,
             router,
@@ -926,9 +930,50 @@ struct Guard {
     stateless: bool,
 }
 
+/// rmcp's MCP service behind the checks of a [`Guard`]. A service of its own rather than axum's
+/// `from_fn` middleware, which boxes the service behind it again for every request.
+struct Checked<H> {
+    guard: Arc<Guard>,
+    session: McpService<H>,
+}
+
+/// rmcp's MCP service with toolpact's sessions.
+type McpService<H> = StreamableHttpService<H, TrackedSessions>;
+
+impl<H> Clone for Checked<H> {
+    fn clone(&self) -> Self {
+        Checked {
+            guard: Arc::clone(&self.guard),
+            session: self.session.clone(),
+        }
+    }
+}
+
+impl<H> tower_service::Service<Request> for Checked<H>
+where
+    H: rmcp::ServerHandler + Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = futures::future::BoxFuture<'static, Result<Response, Infallible>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let guard = Arc::clone(&self.guard);
+        let session = self.session.clone();
+        Box::pin(async move { Ok(check_request(&guard, session, request).await) })
+    }
+}
+
 /// Origin (and the CORS answers for an allowed one), then bearer token, then the request: the
 /// cheapest refusals first, and no body is read for a request that is refused anyway.
-async fn check_request(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+async fn check_request<H>(guard: &Guard, session: McpService<H>, request: Request) -> Response
+where
+    H: rmcp::ServerHandler + Send + 'static,
+{
     let origin = request.headers().get(header::ORIGIN).cloned();
     if let Some(origin) = &origin {
         let parsed = origin.to_str().ok().and_then(AllowedOrigin::parse);
@@ -951,7 +996,7 @@ async fn check_request(State(guard): State<Arc<Guard>>, request: Request, next: 
             return preflight(origin.clone(), request.headers());
         }
     }
-    let mut response = check_and_run(&guard, request, next).await;
+    let mut response = check_and_run(guard, session, request).await;
     if let Some(origin) = origin {
         let headers = response.headers_mut();
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
@@ -995,7 +1040,10 @@ fn preflight(origin: HeaderValue, headers: &HeaderMap) -> Response {
     response
 }
 
-async fn check_and_run(guard: &Guard, request: Request, next: Next) -> Response {
+async fn check_and_run<H>(guard: &Guard, session: McpService<H>, request: Request) -> Response
+where
+    H: rmcp::ServerHandler + Send + 'static,
+{
     if let Some(token) = &guard.token {
         let presented = request
             .headers()
@@ -1015,15 +1063,13 @@ async fn check_and_run(guard: &Guard, request: Request, next: Next) -> Response 
             return response;
         }
     }
-    let session = request
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    // A clone of the header shares its bytes: nothing is copied.
+    let id = request.headers().get("mcp-session-id").cloned();
+    let id = id.as_ref().and_then(|v| v.to_str().ok());
     match *request.method() {
-        Method::POST => post(guard, session, request, next).await,
+        Method::POST => post(guard, id, session, request).await,
         Method::DELETE if !guard.stateless => {
-            if let Some(id) = &session
+            if let Some(id) = id
                 && !guard.sessions.activity.contains(id)
             {
                 return plain(
@@ -1031,13 +1077,13 @@ async fn check_and_run(guard: &Guard, request: Request, next: Next) -> Response 
                     "Not Found: there is no session with this Mcp-Session-Id (it ended, or never existed)",
                 );
             }
-            let response = run(request, next).await;
+            let response = run(session, request).await;
             if response.status() == StatusCode::ACCEPTED {
                 return StatusCode::NO_CONTENT.into_response();
             }
             response
         }
-        _ => run(request, next).await,
+        _ => run(session, request).await,
     }
 }
 
@@ -1048,7 +1094,15 @@ struct Peek {
     method: Option<String>,
 }
 
-async fn post(guard: &Guard, session: Option<String>, request: Request, next: Next) -> Response {
+async fn post<H>(
+    guard: &Guard,
+    id: Option<&str>,
+    session: McpService<H>,
+    request: Request,
+) -> Response
+where
+    H: rmcp::ServerHandler + Send + 'static,
+{
     let (parts, body) = request.into_parts();
     let declared = parts
         .headers
@@ -1077,10 +1131,12 @@ async fn post(guard: &Guard, session: Option<String>, request: Request, next: Ne
                 .next()
                 .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
         });
-    if is_json && let Some(response) = answer_before_session(guard, session.as_deref(), &bytes) {
+    if is_json && let Some(response) = answer_before_session(guard, id, &bytes) {
         return response;
     }
-    let response = run(Request::from_parts(parts, Body::from(bytes.clone())), next).await;
+    // The body goes on as the bytes it is, not boxed as a body again.
+    let request = http::Request::from_parts(parts, Full::new(bytes.clone()));
+    let response = run(session, request).await;
     // rmcp answers a body it cannot read with 415 and a plain message: say what is wrong in
     // JSON-RPC instead. Only a failure pays for this second look at the body.
     if is_json && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
@@ -1181,16 +1237,25 @@ fn unreadable_body(bytes: &[u8]) -> Response {
 }
 
 /// Passes the request to the session; a refused `Host` is answered with what to do about it.
-async fn run(request: Request, next: Next) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let response = next.run(request).await;
+async fn run<H, B>(mut session: McpService<H>, request: http::Request<B>) -> Response
+where
+    H: rmcp::ServerHandler + Send + 'static,
+    B: hyper::body::Body + Send + 'static,
+    B::Error: std::fmt::Display,
+    B::Data: Send + 'static,
+{
+    let host = request.headers().get(header::HOST).cloned();
+    let response = match tower_service::Service::call(&mut session, request).await {
+        Ok(response) => response.map(Body::new),
+        Err(never) => match never {},
+    };
     // The origin passed the check above, which is rmcp's own: a 403 here is the Host.
     if response.status() == StatusCode::FORBIDDEN {
-        let host = host.unwrap_or_default();
+        let host = host
+            .as_ref()
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
         let name = host
             .parse::<http::uri::Authority>()
             .map_or(host.clone(), |a| a.host().to_owned());
