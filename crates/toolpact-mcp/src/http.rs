@@ -564,31 +564,26 @@ where
         hosts.extend(options.allowed_hosts.iter().cloned());
 
         let stop = CancellationToken::new();
+        // The Origin is checked in front of the session (`check_request`) against the same
+        // list, before anything else: rmcp's own check would only repeat it, and rmcp copies its
+        // configuration, lists and all, with its service for every request.
         let config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(hosts)
-            .with_allowed_origins(allowed.iter().map(AllowedOrigin::to_rmcp))
-            .enforce_origin_validation()
             .with_max_request_body_bytes(options.max_body_bytes)
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.json_response)
             .with_cancellation_token(stop.child_token());
         let sessions = Arc::new(TrackedSessions::new());
         let service = StreamableHttpService::new(make_factory(), Arc::clone(&sessions), config);
-        let guard = Arc::new(Guard {
+        let guard = Guard {
             origins: allowed,
             token: options.bearer_token.clone(),
             max_body_bytes: options.max_body_bytes,
             sessions: Arc::clone(&sessions),
             max_sessions: options.max_sessions,
             stateless: options.stateless,
-        });
-        let router = Router::new().route_service(
-            MCP_PATH,
-            Checked {
-                guard,
-                session: service,
-            },
-        );
+        };
+        let router = Router::new().route_service(MCP_PATH, Checked(Arc::new((guard, service))));
         Ok(HttpServer {
             listener,
             router,
@@ -931,21 +926,17 @@ struct Guard {
 }
 
 /// rmcp's MCP service behind the checks of a [`Guard`]. A service of its own rather than axum's
-/// `from_fn` middleware, which boxes the service behind it again for every request.
-struct Checked<H> {
-    guard: Arc<Guard>,
-    session: McpService<H>,
-}
+/// `from_fn` middleware, which boxes the service behind it again for every request; and both
+/// behind one `Arc`, since the router clones its service for every request and rmcp's copies
+/// its whole configuration.
+struct Checked<H>(Arc<(Guard, McpService<H>)>);
 
 /// rmcp's MCP service with toolpact's sessions.
 type McpService<H> = StreamableHttpService<H, TrackedSessions>;
 
 impl<H> Clone for Checked<H> {
     fn clone(&self) -> Self {
-        Checked {
-            guard: Arc::clone(&self.guard),
-            session: self.session.clone(),
-        }
+        Checked(Arc::clone(&self.0))
     }
 }
 
@@ -962,9 +953,10 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        let guard = Arc::clone(&self.guard);
-        let session = self.session.clone();
-        Box::pin(async move { Ok(check_request(&guard, session, request).await) })
+        let checked = Arc::clone(&self.0);
+        // rmcp's service is called by `&mut`: the one copy a request makes of it.
+        let session = checked.1.clone();
+        Box::pin(async move { Ok(check_request(&checked.0, session, request).await) })
     }
 }
 
@@ -1249,7 +1241,7 @@ where
         Ok(response) => response.map(Body::new),
         Err(never) => match never {},
     };
-    // The origin passed the check above, which is rmcp's own: a 403 here is the Host.
+    // The Origin was checked above, and rmcp checks only the Host: a 403 here is the Host.
     if response.status() == StatusCode::FORBIDDEN {
         let host = host
             .as_ref()
@@ -1334,18 +1326,6 @@ impl AllowedOrigin {
         })
     }
 
-    /// The same origin in the form rmcp's allow-list reads (an explicit port, or `:*`).
-    fn to_rmcp(&self) -> String {
-        match self {
-            AllowedOrigin::Null => "null".to_owned(),
-            AllowedOrigin::Tuple { scheme, host, port } => match port {
-                Port::Exact(port) => format!("{scheme}://{host}:{port}"),
-                Port::Any => format!("{scheme}://{host}:*"),
-                Port::Unspecified => format!("{scheme}://{host}"),
-            },
-        }
-    }
-
     fn allows(&self, origin: &AllowedOrigin) -> bool {
         match (self, origin) {
             (AllowedOrigin::Null, AllowedOrigin::Null) => true,
@@ -1401,7 +1381,6 @@ mod tests {
     #[test]
     fn origins_match_scheme_host_and_port() {
         let allowed = AllowedOrigin::parse("https://app.example.com").unwrap();
-        assert_eq!(allowed.to_rmcp(), "https://app.example.com:443");
         for (origin, ok) in [
             ("https://app.example.com", true),
             ("https://APP.example.com:443", true),
@@ -1414,7 +1393,6 @@ mod tests {
         }
         let any_port = AllowedOrigin::parse("http://localhost:*").unwrap();
         assert!(any_port.allows(&AllowedOrigin::parse("http://localhost:5173").unwrap()));
-        assert_eq!(any_port.to_rmcp(), "http://localhost:*");
         let v6 = AllowedOrigin::parse("http://[::1]:3000").unwrap();
         assert!(v6.allows(&AllowedOrigin::parse("http://[::1]:3000").unwrap()));
         assert!(AllowedOrigin::Null.allows(&AllowedOrigin::parse("null").unwrap()));
