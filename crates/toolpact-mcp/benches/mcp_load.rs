@@ -379,6 +379,13 @@ impl HttpClient {
 
 /// Calls per second over `connections` kept-alive connections.
 async fn http_rate(url: &str, connections: usize, stateless: bool, seconds: f64) -> f64 {
+    let (calls, elapsed) = http_calls(url, connections, stateless, seconds).await;
+    calls as f64 / elapsed
+}
+
+/// The calls answered over `connections` kept-alive connections in about `seconds`, and the
+/// seconds they took.
+async fn http_calls(url: &str, connections: usize, stateless: bool, seconds: f64) -> (u64, f64) {
     let mut clients = Vec::new();
     for _ in 0..connections {
         clients.push(HttpClient::connect(url, stateless).await);
@@ -405,7 +412,7 @@ async fn http_rate(url: &str, connections: usize, stateless: bool, seconds: f64)
     for task in tasks {
         done += task.await.unwrap();
     }
-    done as f64 / start.elapsed().as_secs_f64()
+    (done, start.elapsed().as_secs_f64())
 }
 
 /// The median latency of one call on a kept-alive connection, in microseconds.
@@ -550,14 +557,16 @@ fn main() {
         return;
     }
     if args.first().map(String::as_str) == Some("load") {
-        // `load URL CONNECTIONS SECONDS`: load one running server, for profiling it.
-        let rate = runtime.block_on(http_rate(
+        // `load URL CONNECTIONS SECONDS [--stateless]`: load one running server, for profiling
+        // it or dividing its CPU time by the calls.
+        let stateless = args.iter().any(|a| a == "--stateless");
+        let (calls, elapsed) = runtime.block_on(http_calls(
             &args[1],
             args[2].parse().unwrap(),
-            false,
+            stateless,
             args[3].parse().unwrap(),
         ));
-        println!("{rate:.0} calls/s");
+        println!("{:.0} calls/s, {calls} calls", calls as f64 / elapsed);
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");

@@ -17,6 +17,7 @@
 
 use futures::channel::mpsc;
 use futures::future::BoxFuture;
+use futures::task::AtomicWaker;
 use rmcp::model::{
     ClientCapabilities, CreateMessageRequest, ElicitRequest, ErrorData, ServerNotification,
     ServerRequest,
@@ -25,7 +26,9 @@ use rmcp::service::{Peer, ServiceError};
 use rmcp::{RoleServer, model::Notification};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::Context;
 use toolpact::{
     ClientPeer, ClientRequestError, Content, ElicitationAction, ElicitationRequest,
     ElicitationResult, LogLevel, Progress, Role, SamplingRequest, SamplingResult,
@@ -76,15 +79,81 @@ impl Session {
 }
 
 /// How many notifications of a call may wait for its SSE stream before the handler that
-/// sends them waits too. (futures' channel rather than tokio's: it allocates nothing per
-/// message slot up front, and most calls send no notification at all.)
+/// sends them waits too.
 pub(crate) const REQUEST_STREAM_CAPACITY: usize = 32;
 
 /// The SSE stream answering one HTTP request, found in the request's extensions: what is sent
 /// here is written to that stream, ahead of the messages rmcp's session writes to it, so that a
 /// notification reaches the client before the answer that follows it.
-#[derive(Debug, Clone)]
-pub(crate) struct RequestStream(pub(crate) mpsc::Sender<ServerNotification>);
+///
+/// The channel to the stream is made by the first notification of the call: most calls send
+/// none, and a channel costs several allocations, which were a noticeable part of a call's cost.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RequestStream(Arc<CallStream>);
+
+#[derive(Debug, Default)]
+struct CallStream {
+    slot: Mutex<Slot>,
+    /// Whether the channel is made (and its receiver waits in the slot for the stream).
+    made: AtomicBool,
+    /// The stream, woken when the channel is made after the stream looked for it.
+    reader: AtomicWaker,
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    sender: Option<mpsc::Sender<ServerNotification>>,
+    /// The receiving end until the stream takes it.
+    receiver: Option<mpsc::Receiver<ServerNotification>>,
+    /// The stream is gone (the client left it, to resume it later, say).
+    closed: bool,
+}
+
+impl RequestStream {
+    /// A sender to the stream, the channel made by the first call; `None` once the stream is
+    /// gone.
+    fn sender(&self) -> Option<mpsc::Sender<ServerNotification>> {
+        let mut slot = self.0.slot.lock().ok()?;
+        if slot.closed {
+            return None;
+        }
+        let sender = match &slot.sender {
+            Some(sender) => sender.clone(),
+            None => {
+                let (sender, receiver) = mpsc::channel(REQUEST_STREAM_CAPACITY);
+                slot.sender = Some(sender.clone());
+                slot.receiver = Some(receiver);
+                self.0.made.store(true, Ordering::Release);
+                drop(slot);
+                self.0.reader.wake();
+                sender
+            }
+        };
+        Some(sender)
+    }
+
+    /// For the stream: the receiving end once the call's first notification made it (taken
+    /// once); until then the stream is woken when it is made.
+    pub(crate) fn poll_receiver(
+        &self,
+        cx: &mut Context<'_>,
+    ) -> Option<mpsc::Receiver<ServerNotification>> {
+        self.0.reader.register(cx.waker());
+        if !self.0.made.load(Ordering::Acquire) {
+            return None;
+        }
+        self.0.slot.lock().ok()?.receiver.take()
+    }
+
+    /// For the stream, when it is dropped: what is sent from now on goes through the session.
+    pub(crate) fn close(&self) {
+        if let Ok(mut slot) = self.0.slot.lock() {
+            slot.closed = true;
+            slot.sender = None;
+            slot.receiver = None;
+        }
+    }
+}
 
 /// The client of one session, for the handlers of the calls it makes.
 pub(crate) struct SessionClient {
@@ -116,10 +185,10 @@ impl SessionClient {
         notification: ServerNotification,
     ) -> BoxFuture<'static, Result<(), ClientRequestError>> {
         let peer = self.peer.clone();
-        let stream = self.stream.clone();
+        let stream = self.stream.as_ref().and_then(RequestStream::sender);
         Box::pin(async move {
             let notification = match stream {
-                Some(RequestStream(mut stream)) => {
+                Some(mut stream) => {
                     // Waiting for room first, `try_send` then either takes the notification or
                     // gives it back: the client left the stream (to resume it later, say), and
                     // the session keeps what it sends for a client that comes back.
@@ -332,6 +401,60 @@ mod tests {
         assert!(!session.logs(LogLevel::Info));
         assert!(session.logs(LogLevel::Warning));
         assert!(session.logs(LogLevel::Emergency));
+    }
+
+    /// A waker that counts how often it is woken.
+    struct Count(std::sync::atomic::AtomicUsize);
+
+    impl futures::task::ArcWake for Count {
+        fn wake_by_ref(count: &Arc<Self>) {
+            count.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn progress(n: f64) -> ServerNotification {
+        let params = json!({"progressToken": 1, "progress": n});
+        ServerNotification::ProgressNotification(Notification::new(from_json(params).unwrap()))
+    }
+
+    #[test]
+    fn a_call_stream_gets_its_channel_from_the_first_notification() {
+        let count = Arc::new(Count(std::sync::atomic::AtomicUsize::new(0)));
+        let waker = futures::task::waker(Arc::clone(&count));
+        let mut cx = Context::from_waker(&waker);
+        let stream = RequestStream::default();
+        assert!(stream.poll_receiver(&mut cx).is_none(), "no channel yet");
+        let mut sender = stream.sender().unwrap();
+        assert_eq!(
+            count.0.load(Ordering::SeqCst),
+            1,
+            "the stream is woken to take it"
+        );
+        sender.try_send(progress(1.0)).unwrap();
+        let mut receiver = stream.poll_receiver(&mut cx).unwrap();
+        assert!(stream.poll_receiver(&mut cx).is_none(), "taken once");
+        stream.sender().unwrap().try_send(progress(2.0)).unwrap();
+        assert_eq!(count.0.load(Ordering::SeqCst), 1, "made once");
+        for n in [1.0, 2.0] {
+            let received = receiver.try_next().unwrap().map(|n| json!(n));
+            assert_eq!(received, Some(json!(progress(n))));
+        }
+    }
+
+    #[test]
+    fn a_closed_call_stream_takes_no_more_notifications() {
+        let stream = RequestStream::default();
+        let mut before = stream.sender().unwrap();
+        stream.close();
+        assert!(stream.sender().is_none(), "nothing made once it is gone");
+        // A sender taken before the stream went finds it gone, and the session gets the
+        // notification: a handler never waits for a stream nobody reads.
+        assert!(
+            before
+                .try_send(progress(1.0))
+                .unwrap_err()
+                .is_disconnected()
+        );
     }
 
     #[test]

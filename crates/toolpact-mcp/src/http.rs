@@ -22,21 +22,19 @@
 //!
 //! References: <https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning>.
 
-use crate::context::{REQUEST_STREAM_CAPACITY, RequestStream};
+use crate::context::RequestStream;
 use crate::error::ServeError;
 use crate::server::Server;
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
-use axum::middleware::{self, Next};
+use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
-use futures::channel::mpsc;
 use futures::{Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, CustomResult, ErrorData, GetExtensions, JsonRpcError,
-    MetaObject, ServerJsonRpcMessage, ServerNotification, ServerResult,
+    MetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
@@ -49,6 +47,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -565,27 +564,26 @@ where
         hosts.extend(options.allowed_hosts.iter().cloned());
 
         let stop = CancellationToken::new();
+        // The Origin is checked in front of the session (`check_request`) against the same
+        // list, before anything else: rmcp's own check would only repeat it, and rmcp copies its
+        // configuration, lists and all, with its service for every request.
         let config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(hosts)
-            .with_allowed_origins(allowed.iter().map(AllowedOrigin::to_rmcp))
-            .enforce_origin_validation()
             .with_max_request_body_bytes(options.max_body_bytes)
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.json_response)
             .with_cancellation_token(stop.child_token());
         let sessions = Arc::new(TrackedSessions::new());
         let service = StreamableHttpService::new(make_factory(), Arc::clone(&sessions), config);
-        let guard = Arc::new(Guard {
+        let guard = Guard {
             origins: allowed,
             token: options.bearer_token.clone(),
             max_body_bytes: options.max_body_bytes,
             sessions: Arc::clone(&sessions),
             max_sessions: options.max_sessions,
             stateless: options.stateless,
-        });
-        let router = Router::new()
-            .route_service(MCP_PATH, service)
-            .route_layer(middleware::from_fn_with_state(guard, check_request));
+        };
+        let router = Router::new().route_service(MCP_PATH, Checked(Arc::new((guard, service))));
         Ok(HttpServer {
             listener,
             router,
@@ -814,17 +812,14 @@ impl SessionManager for TrackedSessions {
         mut message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         // A call's notifications ride its own stream (see `RequestStream`); other requests send
-        // none, and do without the channel.
+        // none, and do without it.
         let call_stream = match &mut message {
             ClientJsonRpcMessage::Request(request)
                 if matches!(request.request, ClientRequest::CallToolRequest(_)) =>
             {
-                let (sender, receiver) = mpsc::channel(REQUEST_STREAM_CAPACITY);
-                request
-                    .request
-                    .extensions_mut()
-                    .insert(RequestStream(sender));
-                Some(receiver)
+                let stream = RequestStream::default();
+                request.request.extensions_mut().insert(stream.clone());
+                Some(stream)
             }
             _ => None,
         };
@@ -883,16 +878,21 @@ impl SessionManager for TrackedSessions {
 /// (requests to the client, the answer). The stream ends with the session's: notifications
 /// sent after the answer have nothing left to be about.
 fn notifications_first<S>(
-    mut notifications: mpsc::Receiver<ServerNotification>,
+    call: RequestStream,
     mut session: S,
 ) -> impl Stream<Item = ServerSseMessage>
 where
     S: Stream<Item = ServerSseMessage> + Unpin,
 {
+    let call = ClosedOnDrop(call);
+    let mut notifications = None;
     let mut open = true;
     futures::stream::poll_fn(move |cx| {
-        if open {
-            match notifications.poll_next_unpin(cx) {
+        if open && notifications.is_none() {
+            notifications = call.0.poll_receiver(cx);
+        }
+        if open && let Some(receiver) = &mut notifications {
+            match receiver.poll_next_unpin(cx) {
                 Poll::Ready(Some(notification)) => {
                     return Poll::Ready(Some(ServerSseMessage::from_message(
                         ServerJsonRpcMessage::notification(notification),
@@ -906,6 +906,15 @@ where
     })
 }
 
+/// A call's stream as the SSE stream holds it: dropping the SSE stream closes it.
+struct ClosedOnDrop(RequestStream);
+
+impl Drop for ClosedOnDrop {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
 /// What every request is checked against before it reaches the session.
 struct Guard {
     origins: Vec<AllowedOrigin>,
@@ -916,9 +925,47 @@ struct Guard {
     stateless: bool,
 }
 
+/// rmcp's MCP service behind the checks of a [`Guard`]. A service of its own rather than axum's
+/// `from_fn` middleware, which boxes the service behind it again for every request; and both
+/// behind one `Arc`, since the router clones its service for every request and rmcp's copies
+/// its whole configuration.
+struct Checked<H>(Arc<(Guard, McpService<H>)>);
+
+/// rmcp's MCP service with toolpact's sessions.
+type McpService<H> = StreamableHttpService<H, TrackedSessions>;
+
+impl<H> Clone for Checked<H> {
+    fn clone(&self) -> Self {
+        Checked(Arc::clone(&self.0))
+    }
+}
+
+impl<H> tower_service::Service<Request> for Checked<H>
+where
+    H: rmcp::ServerHandler + Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = futures::future::BoxFuture<'static, Result<Response, Infallible>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let checked = Arc::clone(&self.0);
+        // rmcp's service is called by `&mut`: the one copy a request makes of it.
+        let session = checked.1.clone();
+        Box::pin(async move { Ok(check_request(&checked.0, session, request).await) })
+    }
+}
+
 /// Origin (and the CORS answers for an allowed one), then bearer token, then the request: the
 /// cheapest refusals first, and no body is read for a request that is refused anyway.
-async fn check_request(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+async fn check_request<H>(guard: &Guard, session: McpService<H>, request: Request) -> Response
+where
+    H: rmcp::ServerHandler + Send + 'static,
+{
     let origin = request.headers().get(header::ORIGIN).cloned();
     if let Some(origin) = &origin {
         let parsed = origin.to_str().ok().and_then(AllowedOrigin::parse);
@@ -941,7 +988,7 @@ async fn check_request(State(guard): State<Arc<Guard>>, request: Request, next: 
             return preflight(origin.clone(), request.headers());
         }
     }
-    let mut response = check_and_run(&guard, request, next).await;
+    let mut response = check_and_run(guard, session, request).await;
     if let Some(origin) = origin {
         let headers = response.headers_mut();
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
@@ -985,7 +1032,10 @@ fn preflight(origin: HeaderValue, headers: &HeaderMap) -> Response {
     response
 }
 
-async fn check_and_run(guard: &Guard, request: Request, next: Next) -> Response {
+async fn check_and_run<H>(guard: &Guard, session: McpService<H>, request: Request) -> Response
+where
+    H: rmcp::ServerHandler + Send + 'static,
+{
     if let Some(token) = &guard.token {
         let presented = request
             .headers()
@@ -1005,15 +1055,13 @@ async fn check_and_run(guard: &Guard, request: Request, next: Next) -> Response 
             return response;
         }
     }
-    let session = request
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    // A clone of the header shares its bytes: nothing is copied.
+    let id = request.headers().get("mcp-session-id").cloned();
+    let id = id.as_ref().and_then(|v| v.to_str().ok());
     match *request.method() {
-        Method::POST => post(guard, session, request, next).await,
+        Method::POST => post(guard, id, session, request).await,
         Method::DELETE if !guard.stateless => {
-            if let Some(id) = &session
+            if let Some(id) = id
                 && !guard.sessions.activity.contains(id)
             {
                 return plain(
@@ -1021,13 +1069,13 @@ async fn check_and_run(guard: &Guard, request: Request, next: Next) -> Response 
                     "Not Found: there is no session with this Mcp-Session-Id (it ended, or never existed)",
                 );
             }
-            let response = run(request, next).await;
+            let response = run(session, request).await;
             if response.status() == StatusCode::ACCEPTED {
                 return StatusCode::NO_CONTENT.into_response();
             }
             response
         }
-        _ => run(request, next).await,
+        _ => run(session, request).await,
     }
 }
 
@@ -1038,7 +1086,15 @@ struct Peek {
     method: Option<String>,
 }
 
-async fn post(guard: &Guard, session: Option<String>, request: Request, next: Next) -> Response {
+async fn post<H>(
+    guard: &Guard,
+    id: Option<&str>,
+    session: McpService<H>,
+    request: Request,
+) -> Response
+where
+    H: rmcp::ServerHandler + Send + 'static,
+{
     let (parts, body) = request.into_parts();
     let declared = parts
         .headers
@@ -1067,10 +1123,12 @@ async fn post(guard: &Guard, session: Option<String>, request: Request, next: Ne
                 .next()
                 .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
         });
-    if is_json && let Some(response) = answer_before_session(guard, session.as_deref(), &bytes) {
+    if is_json && let Some(response) = answer_before_session(guard, id, &bytes) {
         return response;
     }
-    let response = run(Request::from_parts(parts, Body::from(bytes.clone())), next).await;
+    // The body goes on as the bytes it is, not boxed as a body again.
+    let request = http::Request::from_parts(parts, Full::new(bytes.clone()));
+    let response = run(session, request).await;
     // rmcp answers a body it cannot read with 415 and a plain message: say what is wrong in
     // JSON-RPC instead. Only a failure pays for this second look at the body.
     if is_json && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
@@ -1171,16 +1229,25 @@ fn unreadable_body(bytes: &[u8]) -> Response {
 }
 
 /// Passes the request to the session; a refused `Host` is answered with what to do about it.
-async fn run(request: Request, next: Next) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let response = next.run(request).await;
-    // The origin passed the check above, which is rmcp's own: a 403 here is the Host.
+async fn run<H, B>(mut session: McpService<H>, request: http::Request<B>) -> Response
+where
+    H: rmcp::ServerHandler + Send + 'static,
+    B: hyper::body::Body + Send + 'static,
+    B::Error: std::fmt::Display,
+    B::Data: Send + 'static,
+{
+    let host = request.headers().get(header::HOST).cloned();
+    let response = match tower_service::Service::call(&mut session, request).await {
+        Ok(response) => response.map(Body::new),
+        Err(never) => match never {},
+    };
+    // The Origin was checked above, and rmcp checks only the Host: a 403 here is the Host.
     if response.status() == StatusCode::FORBIDDEN {
-        let host = host.unwrap_or_default();
+        let host = host
+            .as_ref()
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
         let name = host
             .parse::<http::uri::Authority>()
             .map_or(host.clone(), |a| a.host().to_owned());
@@ -1259,18 +1326,6 @@ impl AllowedOrigin {
         })
     }
 
-    /// The same origin in the form rmcp's allow-list reads (an explicit port, or `:*`).
-    fn to_rmcp(&self) -> String {
-        match self {
-            AllowedOrigin::Null => "null".to_owned(),
-            AllowedOrigin::Tuple { scheme, host, port } => match port {
-                Port::Exact(port) => format!("{scheme}://{host}:{port}"),
-                Port::Any => format!("{scheme}://{host}:*"),
-                Port::Unspecified => format!("{scheme}://{host}"),
-            },
-        }
-    }
-
     fn allows(&self, origin: &AllowedOrigin) -> bool {
         match (self, origin) {
             (AllowedOrigin::Null, AllowedOrigin::Null) => true,
@@ -1326,7 +1381,6 @@ mod tests {
     #[test]
     fn origins_match_scheme_host_and_port() {
         let allowed = AllowedOrigin::parse("https://app.example.com").unwrap();
-        assert_eq!(allowed.to_rmcp(), "https://app.example.com:443");
         for (origin, ok) in [
             ("https://app.example.com", true),
             ("https://APP.example.com:443", true),
@@ -1339,7 +1393,6 @@ mod tests {
         }
         let any_port = AllowedOrigin::parse("http://localhost:*").unwrap();
         assert!(any_port.allows(&AllowedOrigin::parse("http://localhost:5173").unwrap()));
-        assert_eq!(any_port.to_rmcp(), "http://localhost:*");
         let v6 = AllowedOrigin::parse("http://[::1]:3000").unwrap();
         assert!(v6.allows(&AllowedOrigin::parse("http://[::1]:3000").unwrap()));
         assert!(AllowedOrigin::Null.allows(&AllowedOrigin::parse("null").unwrap()));

@@ -519,22 +519,27 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let version = context.protocol_version().map_or_else(
-            || protocol::PROTOCOL_VERSIONS[0].to_owned(),
-            |v| v.to_string(),
-        );
+        // The known versions are static strings: reading the version copies nothing.
+        let version = context.protocol_version();
+        let RequestContext {
+            ct,
+            id,
+            meta,
+            extensions,
+            peer,
+            ..
+        } = context;
         let call = ToolCall {
             format: Target::Mcp,
-            id: Some(context.id.to_string()),
-            name: request.name.to_string(),
+            id: Some(id.to_string()),
+            name: request.name.into_owned(),
             arguments: Ok(Value::Object(request.arguments.unwrap_or_default())),
         };
         let mut options = self.shared.dispatch.clone();
         if let Some(call_data) = &self.shared.call_data {
             let info = CallInfo {
                 tool: &call.name,
-                headers: context
-                    .extensions
+                headers: extensions
                     .get::<http::request::Parts>()
                     .map(|parts| &parts.headers),
             };
@@ -542,12 +547,8 @@ impl ServerHandler for Handler {
                 options.data = Some(data);
             }
         }
-        let meta = serde_json::to_value(&context.meta)
-            .ok()
-            .and_then(|meta| match meta {
-                Value::Object(meta) if !meta.is_empty() => Some(meta),
-                _ => None,
-            });
+        // The request's `_meta` is the handler's, moved rather than copied; none when empty.
+        let meta = Some(meta.0.0).filter(|meta| !meta.is_empty());
         // Under 2026-07-28 a request carries the client's log level in its `_meta`.
         let request_level = meta
             .as_ref()
@@ -561,18 +562,22 @@ impl ServerHandler for Handler {
         options.cancellation = Some(cancellation.clone());
         options.meta = meta;
         options.client = Some(Arc::new(SessionClient::new(
-            context.peer.clone(),
+            peer,
             Arc::clone(&self.session),
-            context.extensions.get::<RequestStream>().cloned(),
+            extensions.get::<RequestStream>().cloned(),
         )));
         // The handler runs in this task, so that the requests it sends the client (sampling,
         // elicitation) ride this request's stream. A `notifications/cancelled` sets its
         // cancellation flag; the handler decides how soon to stop, within the time limit.
-        let dispatching = toolpact::dispatch(&self.shared.registry, &call, &options);
+        // The call is moved into the dispatch: the arguments reach the handler uncopied.
+        let dispatching = toolpact::dispatch_owned(&self.shared.registry, call, &options);
         tokio::pin!(dispatching);
         let dispatched = tokio::select! {
+            // The call first: most answer on their first poll, and then the cancellation
+            // token is never waited on (waiting registers with it, under its lock).
+            biased;
             dispatched = &mut dispatching => dispatched,
-            () = context.ct.cancelled() => {
+            () = ct.cancelled() => {
                 cancellation.cancel();
                 dispatching.await
             }
@@ -584,7 +589,10 @@ impl ServerHandler for Handler {
                 None,
             ));
         }
-        let result: CallToolResult = convert::result_to_rmcp(&call, &dispatched.result, &version);
+        let version = version
+            .as_ref()
+            .map_or(protocol::PROTOCOL_VERSIONS[0], ProtocolVersion::as_str);
+        let result: CallToolResult = convert::result_to_rmcp(dispatched.result, version);
         Ok(CallToolResponse::Complete(result))
     }
 

@@ -442,7 +442,8 @@ async fn run(
         client: options.client.clone(),
     };
     let cancellation = ctx.cancellation.clone();
-    let mut run = Box::pin(AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind());
+    // The handler's future is boxed already, so the guard around it needs no box of its own.
+    let mut run = AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind();
     // Most handlers answer on their first poll: the timer (which wakes a helper thread
     // when it is created and dropped) is only started for those that do not.
     let finished = match (&mut run).now_or_never() {
