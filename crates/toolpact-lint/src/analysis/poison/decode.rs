@@ -96,8 +96,9 @@ const COMMON: &[&str] = &[
 /// so that two words are the same number only when they are the same word. Comparing numbers
 /// is much cheaper than comparing strings, and every string of a catalog is counted.
 fn word_key(word: &[u8]) -> u64 {
-    word.iter()
-        .fold(0, |key, b| key << 5 | u64::from(b.to_ascii_lowercase() - b'a' + 1))
+    word.iter().fold(0, |key, b| {
+        key << 5 | u64::from(b.to_ascii_lowercase() - b'a' + 1)
+    })
 }
 
 /// The keys of [`COMMON`], sorted, for a binary search.
