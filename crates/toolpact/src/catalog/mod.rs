@@ -7,6 +7,7 @@
 //! request body of each provider (its `tools` are taken). The format is detected per item,
 //! or forced with a [`Target`](crate::Target) (Gemini JSON is read as Gemini).
 
+mod compact;
 mod detect;
 mod import;
 mod parse;

@@ -6,6 +6,7 @@
 //! their order. The value is the one `serde_json::from_str` builds: members in the order
 //! written, and a key written twice keeps its first place and its last value.
 
+use crate::catalog::compact;
 use crate::parallel::map_pieces;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -50,7 +51,7 @@ impl ParseError {
 /// Parses `text` into a value, as `serde_json::from_str` does.
 pub(crate) fn parse(text: &str) -> Result<Value, ParseError> {
     if text.len() < SPLIT_FROM {
-        return serde_json::from_str(text).map_err(|e| ParseError::at(text, 0, e));
+        return compact::from_str(text).map_err(|e| ParseError::at(text, 0, e));
     }
     let whole: &RawValue = serde_json::from_str(text).map_err(|e| ParseError::at(text, 0, e))?;
     build(text, whole, true)
@@ -66,7 +67,7 @@ fn start_of(text: &str, part: &str) -> usize {
 fn build(text: &str, raw: &RawValue, split: bool) -> Result<Value, ParseError> {
     let json = raw.get();
     let start = start_of(text, json);
-    let whole = || serde_json::from_str(json).map_err(|e| ParseError::at(text, start, e));
+    let whole = || compact::from_str(json).map_err(|e| ParseError::at(text, start, e));
     if !split || json.len() < SPLIT_FROM {
         return whole();
     }
