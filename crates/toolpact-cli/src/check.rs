@@ -175,9 +175,15 @@ pub fn run(args: Args) -> Result<Outcome> {
     let color = format == OutputFormat::Text
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let mut stdout = std::io::stdout().lock();
-    write_report(&mut stdout, &report, format, &sources, color)?;
-    stdout.flush()?;
+    // The report needs the findings and the files' text, not the tools: a large catalog is
+    // freed beside the writing, so that the two are not held at once.
+    let written = std::thread::scope(|scope| {
+        scope.spawn(move || drop(catalog));
+        let mut stdout = std::io::stdout().lock();
+        write_report(&mut stdout, &report, format, &sources, color)?;
+        stdout.flush()
+    });
+    written?;
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),

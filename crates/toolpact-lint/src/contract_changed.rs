@@ -102,7 +102,7 @@ pub fn check_locked(catalog: &Catalog, lock: &LockFile, lock_path: &str) -> Vec<
                 pointer: change.pointer,
                 origin: index.and_then(|i| catalog.entries.get(i)).map(|e| e.origin.clone()),
                 message,
-                help,
+                help: help.into(),
             }
         })
         .collect()

@@ -6,6 +6,7 @@ use crate::engine::sort::sort_by_tool;
 use crate::meta::{Category, Severity};
 use crate::quality::Quality;
 use serde::Serialize;
+use std::borrow::Cow;
 use toolpact::Origin;
 
 /// One finding, as a rule reports it. The engine adds the severity and where it is.
@@ -17,8 +18,9 @@ pub struct Violation {
     pub pointer: String,
     /// What is wrong, in one sentence.
     pub message: String,
-    /// What to write instead.
-    pub help: String,
+    /// What to write instead: most rules give the same advice every time, which is then
+    /// not copied for each violation.
+    pub help: Cow<'static, str>,
 }
 
 /// One finding, ready to report.
@@ -44,7 +46,7 @@ pub struct Finding {
     /// What is wrong.
     pub message: String,
     /// What to do instead.
-    pub help: String,
+    pub help: Cow<'static, str>,
 }
 
 /// Counts for a summary line.
@@ -103,7 +105,7 @@ impl Summary {
 /// Sorts findings by tool (those about the whole catalog last), then pointer, then code,
 /// keeping equal ones in the order given: the order of one stable sort by those keys,
 /// with only each tool's few findings compared.
-pub(crate) fn sort_findings(findings: &mut Vec<Finding>) {
+pub(crate) fn sort_findings(findings: &mut [Finding]) {
     sort_by_tool(
         findings,
         |f| f.tool_index,
@@ -149,7 +151,7 @@ mod tests {
                     origin: None,
                     // Tells equal keys apart, to see that their order is kept.
                     message: k.to_string(),
-                    help: String::new(),
+                    help: "".into(),
                 }
             })
             .collect();

@@ -192,7 +192,7 @@ fn findings_outside_the_rules_are_reported_with_their_own_metadata() {
         origin: first.origin.clone(),
         message: "the contract differs from the lock (description): tool description changed"
             .to_owned(),
-        help: "pin it again with `toolpact lock`".to_owned(),
+        help: "pin it again with `toolpact lock`".into(),
     }]);
     assert_eq!(report.findings.len(), before + 1);
     assert_eq!(report.summary.errors, errors_before + 1);

@@ -191,7 +191,7 @@ fn findings_of(
     enabled: &[&dyn Rule],
     results: Vec<Graded>,
 ) -> Vec<Finding> {
-    let mut findings = Vec::new();
+    let mut findings = Vec::with_capacity(results.iter().map(|(_, v, _)| v.len()).sum());
     for (rule, violations, graded) in results {
         let meta = enabled[rule].meta();
         let configured = settings.severity(meta);

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 /// those keys, but placed tool by tool first (linear in the number of items) so that only
 /// each tool's few items are compared.
 pub(crate) fn sort_by_tool<T>(
-    items: &mut Vec<T>,
+    items: &mut [T],
     tool: impl Fn(&T) -> Option<usize>,
     within: impl Fn(&T, &T) -> Ordering,
 ) {
@@ -34,14 +34,23 @@ pub(crate) fn sort_by_tool<T>(
         next[i] += next[i - 1];
     }
     let starts = next.clone();
-    let mut order = vec![0usize; items.len()];
-    for (i, item) in items.iter().enumerate() {
-        let at = &mut next[slot(item)];
-        order[*at] = i;
-        *at += 1;
+    // Where each item goes; the items are then moved there in place, cycle by cycle, so that
+    // a large report is never held twice.
+    let mut to: Vec<usize> = items
+        .iter()
+        .map(|item| {
+            let at = &mut next[slot(item)];
+            *at += 1;
+            *at - 1
+        })
+        .collect();
+    for i in 0..to.len() {
+        while to[i] != i {
+            let j = to[i];
+            items.swap(i, j);
+            to.swap(i, j);
+        }
     }
-    let mut taken: Vec<Option<T>> = items.drain(..).map(Some).collect();
-    items.extend(order.into_iter().filter_map(|i| taken[i].take()));
     for range in starts.windows(2) {
         if let Some(of_tool) = items.get_mut(range[0]..range[1])
             && of_tool.len() > 1

@@ -116,7 +116,7 @@ pub(super) mod tests {
                 pointer: if i % 2 == 0 { "/inputSchema/type" } else { "" }.to_owned(),
                 origin: (i % 5 != 0).then(|| origin.clone()),
                 message: format!("line one\nline two {i}\t\"quoted\" \\"),
-                help: String::new(),
+                help: "".into(),
             })
             .collect();
         let quality = Quality {

@@ -796,7 +796,7 @@ pub(crate) fn report(
     detections: &[Detection],
     tool: usize,
     technique: Technique,
-    help: &str,
+    help: &'static str,
     out: &mut Vec<crate::finding::Violation>,
 ) {
     for d in detections.iter().filter(|d| d.technique == technique) {
@@ -810,7 +810,7 @@ pub(crate) fn report(
                 shorten(&d.quote),
                 d.how()
             ),
-            help: help.to_owned(),
+            help: help.into(),
         });
     }
 }

@@ -74,7 +74,7 @@ impl ChecksTools for ArrayWithoutMinItems {
                     "the array property {:?} does not say how many items it needs (no \"minItems\")",
                     property.name
                 ),
-                help: "add \"minItems\": 1 when an empty list makes no sense, or \"minItems\": 0 to say that it may be empty (Anthropic strict mode accepts only 0 or 1)".to_owned(),
+                help: "add \"minItems\": 1 when an empty list makes no sense, or \"minItems\": 0 to say that it may be empty (Anthropic strict mode accepts only 0 or 1)".into(),
                 pointer: property.pointer.to_owned(),
             });
         });

@@ -277,7 +277,7 @@ impl ChecksTools for DateWithoutFormat {
                     tool: Some(i),
                     pointer: property.pointer.to_owned(),
                     message,
-                    help,
+                    help: help.into(),
                 });
             }
         });

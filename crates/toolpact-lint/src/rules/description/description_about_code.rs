@@ -162,7 +162,7 @@ impl ChecksTools for DescriptionAboutCode {
                     text.what(),
                     quoted.join(", ")
                 ),
-                help: "keep notes for developers in code comments (`//` in Rust), which do not become descriptions; say what the tool or value is for, and when to call or send it".to_owned(),
+                help: "keep notes for developers in code comments (`//` in Rust), which do not become descriptions; say what the tool or value is for, and when to call or send it".into(),
             });
         }
     }

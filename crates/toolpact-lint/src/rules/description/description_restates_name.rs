@@ -65,7 +65,7 @@ impl ChecksTools for DescriptionRestatesName {
                     "the description {description:?} only restates the name {:?}",
                     tool.name
                 ),
-                help: "say what the tool returns or changes, for which inputs, and when to call it (\"Call this when the user asks …\")".to_owned(),
+                help: "say what the tool returns or changes, for which inputs, and when to call it (\"Call this when the user asks …\")".into(),
             });
         }
     }

@@ -73,7 +73,7 @@ impl ChecksTools for DescriptionTooLong {
                 "the description of {:?} is {length} characters long, more than {max}",
                 tool.name
             ),
-            help: "keep what the tool does and when to call it; move rules that span tools to the system prompt, and split a tool that does several jobs into focused tools".to_owned(),
+            help: "keep what the tool does and when to call it; move rules that span tools to the system prompt, and split a tool that does several jobs into focused tools".into(),
         });
     }
 }

@@ -115,7 +115,7 @@ impl ChecksTools for DescriptionTooShort {
                 if words == 1 { "" } else { "s" },
                 if facts.changes_something { " and changes something" } else { "" },
             ),
-            help: "say what the tool does and to what, what it returns, what its parameters mean together, and what it changes or where it stops".to_owned(),
+            help: "say what the tool does and to what, what it returns, what its parameters mean together, and what it changes or where it stops".into(),
         });
     }
 }

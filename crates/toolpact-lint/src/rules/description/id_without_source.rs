@@ -184,7 +184,7 @@ impl ChecksTools for IdWithoutSource {
                     "the id property {:?} does not say which tool's result it comes from",
                     property.name
                 ),
-                help: "name the tool whose result holds it (\"Id of the gift, from a suggest_gifts result\"), or say that the model makes up the label; if neither, take it from the session instead of asking the model".to_owned(),
+                help: "name the tool whose result holds it (\"Id of the gift, from a suggest_gifts result\"), or say that the model makes up the label; if neither, take it from the session instead of asking the model".into(),
                 pointer: property.pointer.to_owned(),
             });
         });

@@ -56,7 +56,7 @@ impl ChecksTools for MissingDescription {
                 tool: Some(i),
                 pointer: "/description".to_owned(),
                 message: format!("the tool {:?} has no description", tool.name),
-                help: "say what the tool does, when to call it (\"Call this when …\") and what effects it has".to_owned(),
+                help: "say what the tool does, when to call it (\"Call this when …\") and what effects it has".into(),
             });
         }
     }

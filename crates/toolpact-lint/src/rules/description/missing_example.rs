@@ -71,7 +71,7 @@ impl ChecksTools for MissingExample {
                     "the parameter `{name}` of {:?} takes a format or shape that no example shows",
                     view.tool.name
                 ),
-                help: "add an example to its description (\"e.g. …\"), name the format precisely (\"ISO 8601 date\"), or list its values with `enum`".to_owned(),
+                help: "add an example to its description (\"e.g. …\"), name the format precisely (\"ISO 8601 date\"), or list its values with `enum`".into(),
             });
         }
     }

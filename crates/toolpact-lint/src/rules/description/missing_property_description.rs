@@ -75,7 +75,7 @@ impl ChecksTools for MissingPropertyDescription {
             out.push(Violation {
                 tool: Some(i),
                 message: format!("the property {:?} has no description", property.name),
-                help: suggestion(property).to_owned(),
+                help: suggestion(property).into(),
                 pointer: property.pointer.to_owned(),
             });
         });

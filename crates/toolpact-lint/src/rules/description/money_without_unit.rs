@@ -231,7 +231,7 @@ impl ChecksTools for MoneyWithoutUnit {
                     "the money property {:?} does not say its currency or unit",
                     property.name
                 ),
-                help: "name the currency or unit in the description (\"in EUR\", \"in the user's currency\", \"in cents\"), or add a \"currency\" property beside it with an ISO 4217 code".to_owned(),
+                help: "name the currency or unit in the description (\"in EUR\", \"in the user's currency\", \"in cents\"), or add a \"currency\" property beside it with an ISO 4217 code".into(),
                 pointer: property.pointer.to_owned(),
             });
         });

@@ -74,7 +74,7 @@ impl ChecksTools for NoUsageGuidance {
                 "the description of {:?} never says when to call the tool",
                 view.tool.name
             ),
-            help: "add a sentence such as \"Call this when the user asks …\", and name the neighbour to use instead when it does not fit".to_owned(),
+            help: "add a sentence such as \"Call this when the user asks …\", and name the neighbour to use instead when it does not fit".into(),
         });
     }
 }

@@ -88,7 +88,7 @@ impl ChecksTools for UnclearPurpose {
             tool: Some(view.index),
             pointer: "/description".to_owned(),
             message: format!("the description of {:?} {why}", view.tool.name),
-            help: "say what the tool does to which thing, and what it returns or changes (\"Lists the open pull requests of a repository, with their number and title\")".to_owned(),
+            help: "say what the tool does to which thing, and what it returns or changes (\"Lists the open pull requests of a repository, with their number and title\")".into(),
         });
     }
 }

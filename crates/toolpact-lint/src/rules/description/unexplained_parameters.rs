@@ -95,7 +95,7 @@ impl ChecksTools for UnexplainedParameters {
             tool: Some(view.index),
             pointer: "/inputSchema/properties".to_owned(),
             message,
-            help: "describe each parameter: what it means, its unit or format, its default, and how it depends on the others".to_owned(),
+            help: "describe each parameter: what it means, its unit or format, its default, and how it depends on the others".into(),
         });
     }
 }

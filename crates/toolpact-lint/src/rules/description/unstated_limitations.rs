@@ -68,7 +68,7 @@ impl ChecksTools for UnstatedLimitations {
                 "the description of {:?} states no limit, pagination, side effect or failure case",
                 view.tool.name
             ),
-            help: "say how many results come back and how to get more, what the call changes or costs, and when it fails".to_owned(),
+            help: "say how many results come back and how to get more, what the call changes or costs, and when it fails".into(),
         });
     }
 }

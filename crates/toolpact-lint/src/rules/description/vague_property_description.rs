@@ -127,7 +127,7 @@ impl ChecksTools for VaguePropertyDescription {
                     "the property {:?} is described only as {description:?}, which tells the model nothing about what goes in",
                     property.name
                 ),
-                help: suggestion(property).to_owned(),
+                help: suggestion(property).into(),
                 pointer: property.pointer.to_owned(),
             });
         });

@@ -103,7 +103,7 @@ impl ChecksTools for AdditionalPropertiesOpen {
                 message: format!(
                     "{name} accepts {what}: `additionalProperties: false` is not set"
                 ),
-                help: "add `\"additionalProperties\": false` so that an invented or misspelled field is rejected with an error the model can correct".to_owned(),
+                help: "add `\"additionalProperties\": false` so that an invented or misspelled field is rejected with an error the model can correct".into(),
             });
         });
     }

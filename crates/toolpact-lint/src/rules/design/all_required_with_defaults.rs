@@ -103,7 +103,7 @@ impl ChecksTools for AllRequiredWithDefaults {
                 help: format!(
                     "remove {} from `required` so that the default applies (for OpenAI strict mode, make {them} nullable and apply the default on `null`)",
                     join(&defaulted)
-                ),
+                ).into(),
             });
         });
     }

@@ -292,7 +292,7 @@ impl ChecksTools for CategoryWithoutEnum {
                     tool: Some(i),
                     pointer,
                     message,
-                    help,
+                    help: help.into(),
                 });
             }
         });

@@ -186,7 +186,7 @@ impl ChecksTools for GodTool {
                 tool.name,
                 reasons.join("; ")
             ),
-            help,
+            help: help.into(),
         });
     }
 }

@@ -205,7 +205,7 @@ impl ChecksTools for InternalIdFromModel {
                     tool: Some(i),
                     pointer: child_pointer(&child_pointer(node.pointer, "properties"), name),
                     message,
-                    help,
+                    help: help.into(),
                 });
             }
         });

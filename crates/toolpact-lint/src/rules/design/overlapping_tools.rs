@@ -432,7 +432,7 @@ impl Rule for OverlappingTools {
                 help: format!(
                     "merge the two tools, or say in each description what sets it apart and when to call it rather than `{}`",
                     other.name
-                ),
+                ).into(),
             });
         }
         for overlap in found {
@@ -454,7 +454,7 @@ impl Rule for OverlappingTools {
                 help: format!(
                     "merge the two tools, or say in each description what sets it apart and when to call it rather than `{}`",
                     other.name
-                ),
+                ).into(),
             });
         }
     }

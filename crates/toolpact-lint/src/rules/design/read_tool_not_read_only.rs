@@ -75,7 +75,7 @@ impl ChecksTools for ReadToolNotReadOnly {
                 tool.name,
                 Hint::ReadOnly.misplaced_note(tool)
             ),
-            help: Hint::ReadOnly.help(tool, "add \"annotations\": {\"readOnlyHint\": true} if it changes nothing; if it can change data, set \"readOnlyHint\": false explicitly"),
+            help: Hint::ReadOnly.help(tool, "add \"annotations\": {\"readOnlyHint\": true} if it changes nothing; if it can change data, set \"readOnlyHint\": false explicitly").into(),
         });
     }
 }

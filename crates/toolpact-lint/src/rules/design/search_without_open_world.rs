@@ -74,7 +74,7 @@ impl ChecksTools for SearchWithoutOpenWorld {
                 tool.name,
                 Hint::OpenWorld.misplaced_note(tool)
             ),
-            help: Hint::OpenWorld.help(tool, "add \"openWorldHint\": true when it searches the web or a third party (results incomplete, untrusted), false when it searches data the server controls"),
+            help: Hint::OpenWorld.help(tool, "add \"openWorldHint\": true when it searches the web or a third party (results incomplete, untrusted), false when it searches data the server controls").into(),
         });
     }
 }

@@ -89,7 +89,7 @@ impl ChecksTools for StateChangeWithoutHints {
                 .into_iter()
                 .find(|h| h.misplaced(tool).is_some())
                 .unwrap_or(Hint::Destructive)
-                .help(tool, "add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true} when it deletes, overwrites, spends or sends; \"destructiveHint\": false when it only adds"),
+                .help(tool, "add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true} when it deletes, overwrites, spends or sends; \"destructiveHint\": false when it only adds").into(),
         });
     }
 }

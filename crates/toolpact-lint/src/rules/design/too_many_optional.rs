@@ -86,7 +86,7 @@ impl ChecksTools for TooManyOptional {
                     "{loose} of the {} properties of {whose} are {split} (more than {max}); models tend to skip optional fields",
                     counts.total
                 ),
-                help: "require what the tool cannot run without, drop the filters nobody uses, or split the rarely used ones into a separate tool".to_owned(),
+                help: "require what the tool cannot run without, drop the filters nobody uses, or split the rarely used ones into a separate tool".into(),
             });
         });
     }

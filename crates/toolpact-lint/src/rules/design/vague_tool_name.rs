@@ -147,7 +147,7 @@ impl ChecksTools for VagueToolName {
                 "the name {:?} {why}; the model cannot tell from it when to call the tool",
                 tool.name
             ),
-            help: "name the tool with a verb and an object in the user's words, such as `get_forecast` or `search_products`".to_owned(),
+            help: "name the tool with a verb and an object in the user's words, such as `get_forecast` or `search_products`".into(),
         });
     }
 }

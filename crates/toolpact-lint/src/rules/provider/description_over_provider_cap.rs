@@ -110,7 +110,7 @@ impl ChecksBlocks for DescriptionOverProviderCap {
                 tool: Some(index),
                 pointer: "/description".to_owned(),
                 message,
-                help,
+                help: help.into(),
             });
         }
     }

@@ -86,7 +86,7 @@ impl ChecksBlocks for FreeFormObjectForGemini {
                 message: format!(
                     "{targets}: Gemini may reject this object: it reaches `parameters` with no properties (Gemini `parameters` cannot express a free-form map), and the API has answered such objects with `should be non-empty for OBJECT type`"
                 ),
-                help: "declare the keys the model may send, or use an array of {key, value} objects; the `gemini-json` target keeps `additionalProperties`".to_owned(),
+                help: "declare the keys the model may send, or use an array of {key, value} objects; the `gemini-json` target keeps `additionalProperties`".into(),
             });
         }
     }

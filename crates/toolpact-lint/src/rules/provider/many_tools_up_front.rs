@@ -78,7 +78,7 @@ impl ReadsExports for ManyToolsUpFront {
                     "{targets}: the catalog sends {} tools up front, more than {max}; OpenAI advises fewer than about 20 at the start of a turn",
                     thousands(count)
                 ),
-                help: "offer a core set up front and the rest on demand (tool search with `defer_loading`, `allowed_tools` for the turn), or split the catalog by task".to_owned(),
+                help: "offer a core set up front and the rest on demand (tool search with `defer_loading`, `allowed_tools` for the turn), or split the catalog by task".into(),
             });
         }
     }

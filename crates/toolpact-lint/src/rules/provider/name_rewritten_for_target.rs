@@ -150,7 +150,7 @@ impl ChecksBlocks for NameRewrittenForTarget {
                 tool: Some(index),
                 pointer: "/name".to_owned(),
                 message,
-                help,
+                help: help.into(),
             });
         }
     }

@@ -61,7 +61,7 @@ impl ChecksBlocks for NarrowedForTarget {
                     tool: Some(loss.index),
                     pointer: loss.pointer.clone(),
                     message: format!("{target}: {}", loss.message),
-                    help: "declare the keys the model may send, or take a list of {key, value} objects".to_owned(),
+                    help: "declare the keys the model may send, or take a list of {key, value} objects".into(),
                 });
             }
         }

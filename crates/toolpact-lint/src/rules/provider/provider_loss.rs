@@ -87,7 +87,7 @@ impl ChecksBlocks for ProviderLoss {
                     tool: Some(loss.index),
                     pointer: loss.pointer.clone(),
                     message: format!("{target}: {}: {}", loss.kind, loss.message),
-                    help: "keep to what every target expresses, or accept the loss knowing the full schema is still enforced on calls".to_owned(),
+                    help: "keep to what every target expresses, or accept the loss knowing the full schema is still enforced on calls".into(),
                 });
             }
         }

@@ -80,7 +80,7 @@ impl ChecksBlocks for ProviderMayReject {
                 pointer,
                 help: format!(
                     "write it the way every surface of {targets} takes it, or leave {targets} out of `targets` for this catalog"
-                ),
+                ).into(),
             });
         }
     }

@@ -54,7 +54,7 @@ impl ChecksBlocks for ProviderRejectsTool {
                     tool: Some(left.index),
                     pointer: left.pointer.clone(),
                     message: format!("{target} cannot take this tool: {}", left.reason),
-                    help: format!("change the schema so that {target} can express it, or leave {target} out of `targets`"),
+                    help: format!("change the schema so that {target} can express it, or leave {target} out of `targets`").into(),
                 });
             }
         }

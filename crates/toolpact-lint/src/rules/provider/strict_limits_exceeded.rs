@@ -197,7 +197,7 @@ impl ReadsExports for StrictLimitsExceeded {
                     tool: Some(index),
                     pointer,
                     message: format!("{targets} (strict): {message}"),
-                    help: help.to_owned(),
+                    help: help.into(),
                 }
             })
             .collect();
@@ -228,7 +228,7 @@ fn anthropic(counts: &[(&str, AnthropicCounts)], out: &mut Vec<Violation>) {
                 "anthropic (strict): Anthropic strict mode accepts at most {ANTHROPIC_TOOLS} tools with `strict: true` in one request; the strict export marks all {} tools strict",
                 thousands(counts.len())
             ),
-            help: "use strict mode only for the tools whose arguments must match exactly (at most 20 per request), or split the catalog across requests".to_owned(),
+            help: "use strict mode only for the tools whose arguments must match exactly (at most 20 per request), or split the catalog across requests".into(),
         });
     }
     let optional: usize = counts.iter().map(|(_, c)| c.optional).sum();
@@ -241,7 +241,7 @@ fn anthropic(counts: &[(&str, AnthropicCounts)], out: &mut Vec<Violation>) {
                 thousands(optional),
                 heaviest(counts, |c| c.optional)
             ),
-            help: "list in `required` the parameters the model always has a value for, drop rarely used optional ones, or mark fewer tools strict (non-strict tools do not count)".to_owned(),
+            help: "list in `required` the parameters the model always has a value for, drop rarely used optional ones, or mark fewer tools strict (non-strict tools do not count)".into(),
         });
     }
     let unions: usize = counts.iter().map(|(_, c)| c.unions).sum();
@@ -254,7 +254,7 @@ fn anthropic(counts: &[(&str, AnthropicCounts)], out: &mut Vec<Violation>) {
                 thousands(unions),
                 heaviest(counts, |c| c.unions)
             ),
-            help: "give parameters a single type where you can (an optional parameter left out of `required` needs no `null`), or mark fewer tools strict".to_owned(),
+            help: "give parameters a single type where you can (an optional parameter left out of `required` needs no `null`), or mark fewer tools strict".into(),
         });
     }
 }

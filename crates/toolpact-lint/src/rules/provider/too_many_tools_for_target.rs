@@ -99,7 +99,7 @@ impl ReadsExports for TooManyToolsForTarget {
                 tool: None,
                 pointer: String::new(),
                 message,
-                help: "send each request only the tools its task needs: split the catalog by task or agent, merge tools that differ by one argument, or load tools on demand".to_owned(),
+                help: "send each request only the tools its task needs: split the catalog by task or agent, merge tools that differ by one argument, or load tools on demand".into(),
             });
         }
     }

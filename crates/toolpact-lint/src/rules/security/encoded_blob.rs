@@ -289,7 +289,7 @@ impl ChecksTools for EncodedBlob {
                 tool: Some(i),
                 pointer: text.pointer.clone(),
                 message: format!("{} holds {}{more}", text.what(), describe(first)),
-                help: "remove the encoded data and say in plain words what the tool does; the model decodes and follows it, a reviewer cannot read it — data belongs in resources or results".to_owned(),
+                help: "remove the encoded data and say in plain words what the tool does; the model decodes and follows it, a reviewer cannot read it — data belongs in resources or results".into(),
             });
         }
     }

@@ -196,7 +196,7 @@ impl ChecksTools for HiddenCharacters {
                 tool: Some(i),
                 pointer,
                 message: format!("text the model reads holds {description}"),
-                help: "remove the invisible characters; a reviewer cannot see what they say, the model can".to_owned(),
+                help: "remove the invisible characters; a reviewer cannot see what they say, the model can".into(),
             });
         }
     }

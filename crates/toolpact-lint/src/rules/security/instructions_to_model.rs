@@ -304,7 +304,7 @@ impl ChecksTools for InstructionsToModel {
                     text.what(),
                     quoted.join(", ")
                 ),
-                help: first.help().to_owned(),
+                help: first.help().into(),
             });
         }
     }

@@ -784,7 +784,7 @@ impl ChecksTools for SecretsAndSensitivePaths {
                     topics.join(", "),
                     if topics.len() == 1 { "them" } else { "these" }
                 ),
-                help: "remove the mention; a tool that really handles secrets says so in its name and parameters (`rotate_api_key(key_id)`), where users and reviewers see it, and never asks the model to fetch them".to_owned(),
+                help: "remove the mention; a tool that really handles secrets says so in its name and parameters (`rotate_api_key(key_id)`), where users and reviewers see it, and never asks the model to fetch them".into(),
             });
         }
     }

@@ -153,7 +153,7 @@ impl ChecksTools for ShadowingOtherTools {
                     targets.join(" and "),
                     quotes.join(", ")
                 ),
-                help: "describe only this tool; a tool must not change how other tools are used. If the tools depend on each other, state the order where it is needed (\"call `search_gifts` first and pass its `id`\")".to_owned(),
+                help: "describe only this tool; a tool must not change how other tools are used. If the tools depend on each other, state the order where it is needed (\"call `search_gifts` first and pass its `id`\")".into(),
             });
         }
     }

@@ -254,7 +254,7 @@ impl ReadsExports for CatalogTokens {
                     thousands(description),
                     thousands(schema)
                 ),
-                help: "shorten the description to what the tool does and when to call it, trim long enums and nested options, or split the tool into focused ones".to_owned(),
+                help: "shorten the description to what the tool does and when to call it, trim long enums and nested options, or split the tool into focused ones".into(),
             });
         }
 
@@ -307,7 +307,7 @@ impl ReadsExports for CatalogTokens {
                 if tools == 1 { "" } else { "s" },
                 totals.join(", "),
             ),
-            help: "every request carries the whole catalog: trim the most expensive tools first, and past a few dozen tools send only the ones a task needs (tool search)".to_owned(),
+            help: "every request carries the whole catalog: trim the most expensive tools first, and past a few dozen tools send only the ones a task needs (tool search)".into(),
         });
     }
 }

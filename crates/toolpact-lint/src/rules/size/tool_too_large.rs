@@ -165,7 +165,7 @@ impl ChecksTools for ToolTooLarge {
                 thousands(bytes),
                 thousands(max)
             ),
-            help: "split the tool into focused tools with only their own properties, and cut descriptions to what the model needs; clients truncate or drop oversized tools".to_owned(),
+            help: "split the tool into focused tools with only their own properties, and cut descriptions to what the model needs; clients truncate or drop oversized tools".into(),
         });
     }
 }

@@ -111,7 +111,7 @@ impl ChecksTools for ArrayWithoutItems {
                     tool: Some(i),
                     pointer: pointer.to_owned(),
                     message: format!("{what} no `items`: nothing says what the elements are"),
-                    help: "describe the elements: `\"items\": {\"type\": \"string\"}` for a list of strings, or an object schema with its properties".to_owned(),
+                    help: "describe the elements: `\"items\": {\"type\": \"string\"}` for a list of strings, or an object schema with its properties".into(),
                 });
             });
         }

@@ -57,7 +57,7 @@ impl ChecksTools for ContradictoryAnnotations {
                 tool: Some(i),
                 pointer: "/annotations/destructiveHint".to_owned(),
                 message: "the tool is annotated both read-only and destructive; clients ignore `destructiveHint` on a read-only tool, so it gets no confirmation".to_owned(),
-                help: "if the tool deletes or overwrites anything, set `\"readOnlyHint\": false`; if it only reads, set `\"destructiveHint\": false`".to_owned(),
+                help: "if the tool deletes or overwrites anything, set `\"readOnlyHint\": false`; if it only reads, set `\"destructiveHint\": false`".into(),
             });
         }
     }

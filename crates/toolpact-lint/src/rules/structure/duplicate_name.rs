@@ -47,7 +47,7 @@ impl Rule for DuplicateName {
                             "another tool is already named {:?} ({origin})",
                             tool.name
                         ),
-                        help: "give each tool a distinct name that says what it does".to_owned(),
+                        help: "give each tool a distinct name that says what it does".into(),
                     });
                 }
                 None => {

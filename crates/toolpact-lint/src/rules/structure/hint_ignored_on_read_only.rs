@@ -68,7 +68,7 @@ impl ChecksTools for HintIgnoredOnReadOnly {
                 message: format!(
                     "`\"idempotentHint\": {value}` has no meaning on a read-only tool; clients ignore it"
                 ),
-                help: "remove `idempotentHint`; a read-only tool is idempotent by nature".to_owned(),
+                help: "remove `idempotentHint`; a read-only tool is idempotent by nature".into(),
             });
         }
     }

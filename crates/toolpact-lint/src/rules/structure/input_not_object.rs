@@ -59,7 +59,7 @@ impl ChecksTools for InputNotObject {
             tool: Some(i),
             pointer: "/inputSchema".to_owned(),
             message: format!("the input schema's root must be `\"type\": \"object\"`, but {found}"),
-            help: "wrap the arguments in an object with one property per argument; inline a root `$ref`".to_owned(),
+            help: "wrap the arguments in an object with one property per argument; inline a root `$ref`".into(),
         });
     }
 }

@@ -60,7 +60,7 @@ impl ChecksTools for InvalidName {
                     "the tool name {:?} breaks the MCP naming rule: {problem}",
                     tool.name
                 ),
-                help: format!("use 1 to 128 characters of A-Z a-z 0-9 _ - .; {suggestion}"),
+                help: format!("use 1 to 128 characters of A-Z a-z 0-9 _ - .; {suggestion}").into(),
             });
         }
     }

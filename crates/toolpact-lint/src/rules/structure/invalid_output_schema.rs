@@ -123,7 +123,7 @@ impl ChecksTools for InvalidOutputSchema {
             message: format!(
                 "clients on MCP 2025-11-25 and earlier need `\"type\": \"object\"` at the output schema's root, but {found}"
             ),
-            help,
+            help: help.into(),
         });
     }
 }

@@ -109,7 +109,7 @@ impl ChecksTools for InvocationTextTooLong {
                 help: format!(
                     "shorten it to a status label of at most {max} characters, such as {:?}; what the tool does belongs in its description",
                     shorten(text, max)
-                ),
+                ).into(),
             });
         }
     }

@@ -206,7 +206,7 @@ impl ChecksTools for MetaKeyFormat {
                 tool: Some(i),
                 pointer: child_pointer("/_meta", key),
                 message,
-                help,
+                help: help.into(),
             });
         }
     }

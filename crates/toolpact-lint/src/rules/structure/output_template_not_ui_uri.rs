@@ -117,7 +117,7 @@ impl ChecksTools for OutputTemplateNotUiUri {
                 help: format!(
                     "register the widget as a resource under `ui://` and point the template at it, such as `{}`",
                     suggestion(value, &tool.name)
-                ),
+                ).into(),
             });
         }
     }

@@ -223,7 +223,7 @@ impl<'v> Walk<'v, '_> {
                 message: format!(
                     "`required` lists {name:?}, but no `properties` of this object declares it{consequence}"
                 ),
-                help,
+                help: help.into(),
             });
         }
     }

@@ -212,7 +212,7 @@ impl ChecksTools for SchemaDoesNotCompile {
                     tool: Some(i),
                     pointer: format!("{base}{pointer}"),
                     message: problem,
-                    help: "fix the schema so that it compiles as JSON Schema 2020-12 (or the draft its `$schema` names), with every `$ref` inside the document".to_owned(),
+                    help: "fix the schema so that it compiles as JSON Schema 2020-12 (or the draft its `$schema` names), with every `$ref` inside the document".into(),
                 });
             }
         }
