@@ -178,7 +178,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     // The report needs the findings and the files' text, not the tools: a large catalog is
     // freed beside the writing, so that the two are not held at once.
     let written = std::thread::scope(|scope| {
-        scope.spawn(move || drop(catalog));
+        // Without a thread to spare, the catalog is freed here, as the closure is dropped.
+        let _ = std::thread::Builder::new().spawn_scoped(scope, move || drop(catalog));
         let mut stdout = std::io::stdout().lock();
         write_report(&mut stdout, &report, format, &sources, color)?;
         stdout.flush()

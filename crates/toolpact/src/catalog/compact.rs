@@ -7,15 +7,24 @@
 //! container's members are first collected in a buffer that the thread reuses, and the
 //! container is then made with room for exactly what it holds. The value is the one
 //! `serde_json::from_str` builds (the same members in the same order; a key written twice
-//! keeps its first place and its last value), and so are the errors, which come from
-//! serde_json's reader.
+//! keeps its first place and its last value, and an object whose first key is serde_json's
+//! raw-value token is read as the JSON text its value holds), and so are the errors, which come
+//! from serde_json's reader.
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::cell::RefCell;
 
 /// A buffer that grew beyond this many members is not kept for reuse.
-const KEEP_UP_TO: usize = 4096;
+const KEEP_UP_TO: usize = 256;
+
+/// At most this many buffers of each kind are kept per thread (one per level of nesting
+/// being read).
+const KEEP_BUFFERS: usize = 32;
+
+/// The key by which serde_json reads an object as a JSON text given in a string (what its
+/// `RawValue` serializes to); its own `Value` honours it, and so does this one.
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 thread_local! {
     /// Buffers for the objects being read on this thread, one per level being read.
@@ -53,7 +62,12 @@ fn take<T>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>) -> Vec<T>
 fn give_back<T>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>, mut buffer: Vec<T>) {
     buffer.clear();
     if buffer.capacity() <= KEEP_UP_TO {
-        pool.with(|p| p.borrow_mut().push(buffer));
+        pool.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < KEEP_BUFFERS {
+                p.push(buffer);
+            }
+        });
     }
 }
 
@@ -114,8 +128,17 @@ impl<'de> Visitor<'de> for Compact {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let Some(first) = map.next_key::<String>()? else {
+            return Ok(Value::Object(Map::new()));
+        };
+        if first == RAW_VALUE_TOKEN {
+            let text = map.next_value_seed(RawText)?;
+            return from_str(&text).map_err(serde::de::Error::custom);
+        }
         let mut buffer = take(&MEMBERS);
         let read = (|| {
+            let value = map.next_value_seed(Compact)?;
+            buffer.push((first, value));
             while let Some(key) = map.next_key::<String>()? {
                 let value = map.next_value_seed(Compact)?;
                 buffer.push((key, value));
@@ -134,6 +157,29 @@ impl<'de> Visitor<'de> for Compact {
     }
 }
 
+/// The JSON text of a raw value, which serde_json writes as a string.
+struct RawText;
+
+impl<'de> DeserializeSeed<'de> for RawText {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for RawText {
+    type Value = String;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("raw value")
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<String, E> {
+        Ok(text.to_owned())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::from_str;
@@ -148,6 +194,8 @@ mod tests {
             r#"  "text"  "#,
             "[[[[[]]]]]",
             "{}",
+            r#"{"$serde_json::private::RawValue": "[1, {\"a\": 2}]"}"#,
+            r#"{"x": {"$serde_json::private::RawValue": "7"}}"#,
         ] {
             let expected: Value = serde_json::from_str(json).unwrap();
             let built = from_str(json).unwrap();
@@ -184,6 +232,9 @@ mod tests {
             "1e999",
             "\"\\udc00\"",
             "[1] x",
+            r#"{"$serde_json::private::RawValue": 5}"#,
+            r#"{"$serde_json::private::RawValue": "1", "x": 2}"#,
+            r#"{"$serde_json::private::RawValue": "[1"}"#,
             deep.as_str(),
         ] {
             let expected = serde_json::from_str::<Value>(json).unwrap_err();
