@@ -66,6 +66,10 @@ pub struct Settings {
     pub targets: Vec<Target>,
     /// Also check the strict variants (OpenAI and Anthropic strict mode).
     pub strict: bool,
+    /// Grade each tool's description quality ([`Report::quality`](crate::Report)); on by
+    /// default. A check that only wants findings turns it off and spares the reading of every
+    /// description that no enabled rule asks for.
+    pub score_quality: bool,
 }
 
 impl Default for Settings {
@@ -78,6 +82,7 @@ impl Default for Settings {
             options: OptionValues::default(),
             targets: Target::ALL.to_vec(),
             strict: false,
+            score_quality: true,
         }
     }
 }

@@ -81,11 +81,13 @@ fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -
                 grades.extend(new.iter().map(|v| rule.severity_of(&view, v)));
             }
         }
-        quality.push(ToolQuality {
-            tool: entry.tool.name.clone(),
-            index,
-            scores: view.quality().scores(&thresholds).components(),
-        });
+        if plan.score_quality {
+            quality.push(ToolQuality {
+                tool: entry.tool.name.clone(),
+                index,
+                scores: view.quality().scores(&thresholds).components(),
+            });
+        }
     }
     let parts = gather_block(cx, &plan.readers, n, scratch);
     BlockDone {
@@ -284,6 +286,19 @@ mod tests {
             .filter(|f| f.tool_index == Some(index))
             .map(|f| (f.code, f.pointer.clone(), f.message.clone()))
             .collect()
+    }
+
+    #[test]
+    fn a_check_without_quality_scores_finds_the_same() {
+        let catalog: Catalog = (0..BLOCK + 7).map(varied_tool).collect();
+        let graded = check(&catalog, &Settings::default());
+        assert_eq!(graded.quality.tools.len(), catalog.len());
+        let mut settings = Settings::default();
+        settings.score_quality = false;
+        let ungraded = check(&catalog, &settings);
+        assert!(ungraded.quality.tools.is_empty());
+        assert!(!ungraded.findings.is_empty());
+        assert_eq!(ungraded.findings, graded.findings);
     }
 
     #[test]

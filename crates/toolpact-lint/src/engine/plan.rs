@@ -17,6 +17,8 @@ pub(crate) struct Plan<'r> {
     pub(crate) tools: Vec<(usize, &'r dyn ChecksTools)>,
     /// Rules that read the exports, block by block.
     pub(crate) readers: Vec<(usize, &'r dyn ReadsExports)>,
+    /// Whether each tool's description quality is graded ([`Settings::score_quality`]).
+    pub(crate) score_quality: bool,
 }
 
 /// One piece of work of a check.
@@ -41,6 +43,7 @@ impl Plan<'static> {
             tools: Vec::new(),
             readers: Vec::new(),
             enabled,
+            score_quality: settings.score_quality,
         };
         for (i, rule) in plan.enabled.iter().enumerate() {
             if let Some(reader) = rule.reads_exports() {

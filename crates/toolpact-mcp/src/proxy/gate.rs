@@ -312,6 +312,8 @@ impl Gate {
 /// `o200k_base` tables they load take about 30 MiB).
 fn acting_rules(options: &ProxyOptions) -> Settings {
     let mut settings = options.lint.clone();
+    // The gate reads findings, not the report's grades of each description.
+    settings.score_quality = false;
     let named = |code: &str, name: &str| {
         options.on_finding_rules.contains_key(code) || options.on_finding_rules.contains_key(name)
     };
@@ -330,7 +332,9 @@ fn acting_rules(options: &ProxyOptions) -> Settings {
         && let Err(e) = settings.ignore(idle)
     {
         tracing::warn!("the linter runs every configured rule: {e}");
-        return options.lint.clone();
+        let mut settings = options.lint.clone();
+        settings.score_quality = false;
+        return settings;
     }
     settings
 }
