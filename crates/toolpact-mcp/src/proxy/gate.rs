@@ -331,10 +331,9 @@ fn acting_rules(options: &ProxyOptions) -> Settings {
     if !idle.is_empty()
         && let Err(e) = settings.ignore(idle)
     {
+        // `ignore` checks every selector before it changes anything: the settings are still
+        // the configured ones.
         tracing::warn!("the linter runs every configured rule: {e}");
-        let mut settings = options.lint.clone();
-        settings.score_quality = false;
-        return settings;
     }
     settings
 }
