@@ -8,6 +8,9 @@
 //! cargo bench -p toolpact-mcp --bench mcp_load -- --quick    # a smoke run, a few seconds
 //! ```
 //!
+//! Every throughput is the median of five turns, the servers taking turns within each (`--quick`:
+//! one turn); `--seconds` is a server's time for one measure, split over its turns.
+//!
 //! Measured: stdio calls per second, sequential and with 32 in flight; HTTP calls per second at
 //! 8 and 64 connections, stateful and stateless; the median latency of one call on a kept-alive
 //! HTTP connection; the memory of an idle HTTP session (the server's resident set size before
@@ -267,24 +270,43 @@ impl Stdio_ {
     }
 }
 
-/// Calls per second, one at a time, or `depth` in flight.
-async fn stdio_rate(implementation: Impl, depth: usize, seconds: f64) -> f64 {
-    let mut client = Stdio_::start(implementation).await;
-    let mut id = 1;
-    for _ in 0..depth {
-        client.send(&call(id)).await;
-        id += 1;
+/// A server over stdio with `depth` calls kept in flight, measured turn by turn: the server
+/// runs for the whole measure, so that a server that warms up (the TypeScript SDK's, on a
+/// JIT) is not started again for every turn.
+struct StdioLoad {
+    client: Stdio_,
+    next_id: u64,
+}
+
+impl StdioLoad {
+    async fn start(implementation: Impl, depth: usize) -> StdioLoad {
+        let mut load = StdioLoad {
+            client: Stdio_::start(implementation).await,
+            next_id: 1,
+        };
+        for _ in 0..depth {
+            load.send_next().await;
+        }
+        load
     }
-    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
-    let start = Instant::now();
-    let mut done = 0u64;
-    while Instant::now() < deadline {
-        client.response().await;
-        done += 1;
-        client.send(&call(id)).await;
-        id += 1;
+
+    async fn send_next(&mut self) {
+        self.client.send(&call(self.next_id)).await;
+        self.next_id += 1;
     }
-    done as f64 / start.elapsed().as_secs_f64()
+
+    /// Calls per second over about `seconds`: each answer is followed by a new call.
+    async fn rate(&mut self, seconds: f64) -> f64 {
+        let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+        let start = Instant::now();
+        let mut done = 0u64;
+        while Instant::now() < deadline {
+            self.client.response().await;
+            done += 1;
+            self.send_next().await;
+        }
+        done as f64 / start.elapsed().as_secs_f64()
+    }
 }
 
 struct HttpServer {
@@ -446,6 +468,35 @@ async fn memory_per_session(server: &HttpServer, sessions: usize) -> f64 {
     (after.saturating_sub(before)) as f64 / sessions as f64
 }
 
+/// How many turns a measure takes: in each, every server is measured for a share of the
+/// time, one after the other, and the median of its turns is reported. Measured in one block
+/// each, a server that happened to run while the machine was busy came out up to 40 % apart
+/// from one measured a second later; in turns, each server meets the machine's moods alike.
+const ROUNDS: usize = 5;
+
+/// The median of `rounds` turns of `measure` for each implementation, the implementations
+/// taking turns within each round.
+async fn interleaved<F, Fut>(impls: &[Impl], rounds: usize, mut measure: F) -> Vec<(Impl, f64)>
+where
+    F: FnMut(usize) -> Fut,
+    Fut: std::future::Future<Output = f64>,
+{
+    let mut turns = vec![Vec::with_capacity(rounds); impls.len()];
+    for _ in 0..rounds {
+        for (i, turn) in turns.iter_mut().enumerate() {
+            turn.push(measure(i).await);
+        }
+    }
+    impls
+        .iter()
+        .zip(turns)
+        .map(|(&implementation, mut values)| {
+            values.sort_by(f64::total_cmp);
+            (implementation, values[values.len() / 2])
+        })
+        .collect()
+}
+
 fn row(name: &str, values: &[(Impl, f64)], unit: &str) {
     let mut cells = vec![name.to_owned()];
     for (_, value) in values {
@@ -490,17 +541,22 @@ async fn run(seconds: f64, quick: bool) {
     println!("| {} |", header.join(" | "));
     println!("|{}", " --- |".repeat(header.len()));
 
+    let rounds = if quick { 1 } else { ROUNDS };
+    let slice = seconds / rounds as f64;
     for (name, depth) in [
         ("stdio, sequential", 1),
         ("stdio, 32 in flight", PIPELINE_DEPTH),
     ] {
-        let mut values = Vec::new();
+        let mut loads = Vec::new();
         for &implementation in &impls {
-            values.push((
-                implementation,
-                stdio_rate(implementation, depth, seconds).await,
-            ));
+            loads.push(StdioLoad::start(implementation, depth).await);
         }
+        let loads: Vec<_> = loads.into_iter().map(tokio::sync::Mutex::new).collect();
+        let values = interleaved(&impls, rounds, |i| {
+            let load = &loads[i];
+            async move { load.lock().await.rate(slice).await }
+        })
+        .await;
         row(name, &values, "calls/s");
     }
     let connection_counts: &[usize] = if quick { &[8] } else { &[8, 64] };
@@ -513,11 +569,10 @@ async fn run(seconds: f64, quick: bool) {
             ));
         }
         for &connections in connection_counts {
-            let mut values = Vec::new();
-            for (implementation, server) in &servers {
-                let rate = http_rate(&server.url, connections, stateless, seconds).await;
-                values.push((*implementation, rate));
-            }
+            let values = interleaved(&impls, rounds, |i| {
+                http_rate(&servers[i].1.url, connections, stateless, slice)
+            })
+            .await;
             let mode = if stateless { "stateless" } else { "stateful" };
             row(
                 &format!("HTTP {mode}, {connections} connections"),
