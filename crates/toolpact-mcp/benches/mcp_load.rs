@@ -476,11 +476,11 @@ const ROUNDS: usize = 5;
 
 /// The median of `rounds` turns of `measure` for each implementation, the implementations
 /// taking turns within each round.
-async fn interleaved<F, Fut>(impls: &[Impl], rounds: usize, mut measure: F) -> Vec<(Impl, f64)>
-where
-    F: FnMut(usize) -> Fut,
-    Fut: std::future::Future<Output = f64>,
-{
+async fn interleaved(
+    impls: &[Impl],
+    rounds: usize,
+    mut measure: impl AsyncFnMut(usize) -> f64,
+) -> Vec<(Impl, f64)> {
     let mut turns = vec![Vec::with_capacity(rounds); impls.len()];
     for _ in 0..rounds {
         for (i, turn) in turns.iter_mut().enumerate() {
@@ -551,12 +551,7 @@ async fn run(seconds: f64, quick: bool) {
         for &implementation in &impls {
             loads.push(StdioLoad::start(implementation, depth).await);
         }
-        let loads: Vec<_> = loads.into_iter().map(tokio::sync::Mutex::new).collect();
-        let values = interleaved(&impls, rounds, |i| {
-            let load = &loads[i];
-            async move { load.lock().await.rate(slice).await }
-        })
-        .await;
+        let values = interleaved(&impls, rounds, async |i| loads[i].rate(slice).await).await;
         row(name, &values, "calls/s");
     }
     let connection_counts: &[usize] = if quick { &[8] } else { &[8, 64] };
@@ -569,8 +564,8 @@ async fn run(seconds: f64, quick: bool) {
             ));
         }
         for &connections in connection_counts {
-            let values = interleaved(&impls, rounds, |i| {
-                http_rate(&servers[i].1.url, connections, stateless, slice)
+            let values = interleaved(&impls, rounds, async |i| {
+                http_rate(&servers[i].1.url, connections, stateless, slice).await
             })
             .await;
             let mode = if stateless { "stateless" } else { "stateful" };
