@@ -54,9 +54,29 @@ const MAX_UNITS: usize = 1 << 12;
 /// process, so that texts chosen to collide (from a server under check) cannot slow it down.
 type Counts = HashMap<Box<str>, u32, foldhash::fast::RandomState>;
 
+/// Counts by short text packed in a number ([`short_key`]): most chunks are a word and
+/// its space, and a number is hashed and compared at once.
+type ShortCounts = HashMap<u128, u32, foldhash::fast::RandomState>;
+
+/// Chunks up to this many bytes are remembered by [`short_key`].
+const MAX_SHORT_CHUNK: usize = 15;
+
+/// A chunk of at most [`MAX_SHORT_CHUNK`] bytes as a number: its bytes, then its length in
+/// the last byte, so that no two chunks share a key.
+#[inline]
+fn short_key(chunk: &[u8]) -> u128 {
+    let mut key = [0u8; 16];
+    if let Some(head) = key.get_mut(..chunk.len()) {
+        head.copy_from_slice(chunk);
+    }
+    key[15] = u8::try_from(chunk.len()).unwrap_or(u8::MAX);
+    u128::from_le_bytes(key)
+}
+
 /// Counts `o200k_base` tokens, remembering the chunks and units it has seen.
 pub(crate) struct TokenCounter {
     bpe: &'static CoreBPE,
+    short_chunks: ShortCounts,
     chunks: Counts,
     units: Counts,
     /// The insides of shared values counted so far (catalogs repeat input schemas), and
@@ -72,6 +92,7 @@ impl TokenCounter {
     pub(crate) fn new() -> Option<TokenCounter> {
         Some(TokenCounter {
             bpe: O200K_BASE.as_ref()?,
+            short_chunks: ShortCounts::default(),
             chunks: Counts::default(),
             units: Counts::default(),
             insides: Counts::default(),
@@ -244,6 +265,18 @@ impl TokenCounter {
     }
 
     fn count_chunk(&mut self, chunk: &str) -> usize {
+        if chunk.len() <= MAX_SHORT_CHUNK {
+            let key = short_key(chunk.as_bytes());
+            if let Some(&n) = self.short_chunks.get(&key) {
+                return n as usize;
+            }
+            let n = self.bpe.count_ordinary(chunk);
+            if self.short_chunks.len() < MAX_CHUNKS {
+                self.short_chunks
+                    .insert(key, u32::try_from(n).unwrap_or(u32::MAX));
+            }
+            return n;
+        }
         if chunk.len() > MAX_CACHED_CHUNK {
             return self.bpe.count_ordinary(chunk);
         }
@@ -391,6 +424,29 @@ fn is_chunk_cut(bytes: &[u8], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_chunks_have_keys_of_their_own() {
+        let chunks: [&[u8]; 6] = [b"", b"a", b"ab", b"ab\0", b"ba", b"0123456789abcde"];
+        let keys: std::collections::HashSet<u128> = chunks.iter().map(|c| short_key(c)).collect();
+        assert_eq!(keys.len(), chunks.len());
+        let mut counter = TokenCounter::new().unwrap();
+        let bpe = tiktoken_rs::o200k_base().unwrap();
+        for text in [
+            " the",
+            " the",
+            " a\0",
+            " a",
+            "0123456789abcde",
+            "0123456789abcdef",
+        ] {
+            assert_eq!(
+                counter.count_chunk(text),
+                bpe.encode_ordinary(text).len(),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn counts_exactly_what_the_encoder_counts() {

@@ -227,6 +227,111 @@ pub(crate) static SHAPE: LazyLock<Regex> = LazyLock::new(|| {
 /// The word "format", which alone only hints at one ("in Yahoo Finance format").
 pub(crate) static FORMAT_WORD: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\bformat\b"));
 
+/// A list of words above, for lookups: the lists are read for every word of every
+/// description of a catalog.
+pub(crate) type WordSet =
+    LazyLock<std::collections::HashSet<&'static str, foldhash::fast::FixedState>>;
+
+fn word_set(
+    list: &'static [&'static str],
+) -> std::collections::HashSet<&'static str, foldhash::fast::FixedState> {
+    let mut set = std::collections::HashSet::with_hasher(foldhash::fast::FixedState::with_seed(0));
+    set.extend(list.iter().copied());
+    set
+}
+
+/// [`STOP`], for lookups.
+pub(crate) static STOP_SET: WordSet = LazyLock::new(|| word_set(STOP));
+/// [`FILLER`], for lookups.
+pub(crate) static FILLER_SET: WordSet = LazyLock::new(|| word_set(FILLER));
+/// [`VAGUE`], for lookups.
+pub(crate) static VAGUE_SET: WordSet = LazyLock::new(|| word_set(VAGUE));
+/// [`CONTEXT`], for lookups.
+pub(crate) static CONTEXT_SET: WordSet = LazyLock::new(|| word_set(CONTEXT));
+/// [`BOILERPLATE`], for lookups.
+pub(crate) static BOILERPLATE_SET: WordSet = LazyLock::new(|| word_set(BOILERPLATE));
+/// [`EMPTY_PARAMETER_WORDS`], for lookups.
+pub(crate) static EMPTY_PARAMETER_SET: WordSet = LazyLock::new(|| word_set(EMPTY_PARAMETER_WORDS));
+/// [`SIDE_EFFECT_VERBS`], for lookups.
+pub(crate) static SIDE_EFFECT_SET: WordSet = LazyLock::new(|| word_set(SIDE_EFFECT_VERBS));
+
+/// The cues a property's description shows, one bit each, as [`property_cues`] reads them.
+pub(crate) mod cue {
+    /// The first of the five [`super::LIMITATIONS`] kinds; kind `i` is `LIMITATION << i`.
+    pub(crate) const LIMITATION: u16 = 1;
+    /// All five limitation kinds.
+    pub(crate) const LIMITATIONS: u16 = 0b1_1111;
+    /// [`super::PARAMETER_DETAIL`].
+    pub(crate) const DETAIL: u16 = 1 << 5;
+    /// [`super::PARAMETER_INTERACTION`].
+    pub(crate) const INTERACTION: u16 = 1 << 6;
+    /// [`super::EXAMPLE`].
+    pub(crate) const EXAMPLE: u16 = 1 << 7;
+    /// [`super::PRECISE_FORMAT`].
+    pub(crate) const PRECISE_FORMAT: u16 = 1 << 8;
+    /// [`super::SHAPE`].
+    pub(crate) const SHAPE: u16 = 1 << 9;
+    /// [`super::FORMAT_WORD`].
+    pub(crate) const FORMAT_WORD: u16 = 1 << 10;
+}
+
+/// The cues of [`property_cues`] besides the limitations, with their bits.
+fn other_cues() -> [(u16, &'static Regex); 6] {
+    [
+        (cue::DETAIL, &PARAMETER_DETAIL),
+        (cue::INTERACTION, &PARAMETER_INTERACTION),
+        (cue::EXAMPLE, &EXAMPLE),
+        (cue::PRECISE_FORMAT, &PRECISE_FORMAT),
+        (cue::SHAPE, &SHAPE),
+        (cue::FORMAT_WORD, &FORMAT_WORD),
+    ]
+}
+
+/// The cues of a property's description, one [`cue`] bit each. Catalogs repeat their
+/// property descriptions from tool to tool ("The page number", "Maximum results to
+/// return"), so each thread remembers the cues of the texts it has read, by a hash seeded
+/// at random for the process, and searches each text once.
+pub(crate) fn property_cues(text: &str) -> u16 {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::hash::BuildHasher;
+
+    /// The most texts remembered per thread (about 16 MB); the map starts over when full.
+    const CAPACITY: usize = 1 << 19;
+    static SEED: LazyLock<foldhash::quality::RandomState> =
+        LazyLock::new(foldhash::quality::RandomState::default);
+    thread_local! {
+        static SEEN: RefCell<HashMap<u64, u16, foldhash::fast::FixedState>> =
+            const { RefCell::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(0))) };
+    }
+    if text.is_empty() {
+        return 0;
+    }
+    let key = SEED.hash_one(text);
+    if let Some(cues) = SEEN.with(|seen| seen.borrow().get(&key).copied()) {
+        return cues;
+    }
+    let mut cues = 0;
+    for (i, re) in LIMITATIONS.iter().enumerate() {
+        if re.is_match(text) {
+            cues |= cue::LIMITATION << i;
+        }
+    }
+    for (bit, re) in other_cues() {
+        if re.is_match(text) {
+            cues |= bit;
+        }
+    }
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if seen.len() >= CAPACITY {
+            seen.clear();
+        }
+        seen.insert(key, cues);
+    });
+    cues
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +382,36 @@ mod tests {
         assert!(SYNTAX_NAME.is_match("fieldSelector"));
         assert!(!SYNTAX_NAME.is_match("city"));
         assert!(PRECISE_FORMAT.is_match("ISO 8601 date"));
+    }
+
+    #[test]
+    fn property_cues_are_what_each_cue_finds_read_once_or_again() {
+        let texts = [
+            "",
+            "Maximum number of results, e.g. 10. Ignored when cursor is set.",
+            "Start date, ISO 8601 (YYYY-MM-DD).",
+            "A map of field names to values",
+            "The city",
+        ];
+        for text in texts.into_iter().chain(texts) {
+            let cues = property_cues(text);
+            for (i, re) in LIMITATIONS.iter().enumerate() {
+                assert_eq!(
+                    cues & (cue::LIMITATION << i) != 0,
+                    re.is_match(text),
+                    "{text}"
+                );
+            }
+            for (bit, re) in other_cues() {
+                assert_eq!(
+                    cues & bit != 0,
+                    re.is_match(text),
+                    "{text}: {}",
+                    re.as_str()
+                );
+            }
+        }
+        assert_ne!(property_cues(texts[1]) & cue::INTERACTION, 0);
+        assert_ne!(property_cues(texts[2]) & cue::PRECISE_FORMAT, 0);
     }
 }

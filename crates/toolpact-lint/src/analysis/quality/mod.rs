@@ -11,10 +11,10 @@ pub(crate) mod cues;
 
 use crate::analysis::words::{FILLER_WORDS, content_words, identifier_words, name_stems, stem};
 use cues::{
-    BOILERPLATE, CONTEXT, EMPTY_PARAMETER_WORDS, EXAMPLE, FILLER, FORMAT_WORD, LEADING_LABEL,
-    LIMITATIONS, PARAMETER_DETAIL, PARAMETER_INTERACTION, PRECISE_FORMAT, RETURNS, SECTION, SHAPE,
-    SIDE_EFFECT_VERBS, STOP, SYNTAX_NAME, USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT,
-    VAGUE, VALUES_NAME,
+    BOILERPLATE_SET, CONTEXT_SET, EMPTY_PARAMETER_SET, EXAMPLE, FILLER_SET, LEADING_LABEL,
+    LIMITATIONS, PRECISE_FORMAT, RETURNS, SECTION, SIDE_EFFECT_SET, STOP_SET, SYNTAX_NAME,
+    USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT, VAGUE_SET, VALUES_NAME, WordSet, cue,
+    property_cues,
 };
 use serde_json::{Map, Value};
 use toolpact::Tool;
@@ -444,30 +444,49 @@ fn restates_parameter(name: &str, description: &str) -> bool {
     let name_words: Vec<String> = identifier_words(name).iter().map(|w| normal(w)).collect();
     raw_words(description).into_iter().all(|w| {
         let lower = w.to_ascii_lowercase();
-        if STOP.binary_search(&lower.as_str()).is_ok() {
+        if STOP_SET.contains(lower.as_str()) {
             return true;
         }
         let n = normal(&lower);
         name_words.contains(&n)
-            || FILLER.binary_search(&n.as_str()).is_ok()
-            || EMPTY_PARAMETER_WORDS.binary_search(&n.as_str()).is_ok()
+            || FILLER_SET.contains(n.as_str())
+            || EMPTY_PARAMETER_SET.contains(n.as_str())
     })
+}
+
+/// Whether the tool's description shows an example or a precise format, each searched for
+/// once per tool, when a property first asks.
+#[derive(Default)]
+struct DescriptionShows {
+    example: std::cell::OnceCell<bool>,
+    precise_format: std::cell::OnceCell<bool>,
+}
+
+impl DescriptionShows {
+    fn example(&self, description: &str) -> bool {
+        *self.example.get_or_init(|| EXAMPLE.is_match(description))
+    }
+
+    fn precise_format(&self, description: &str) -> bool {
+        *self
+            .precise_format
+            .get_or_init(|| PRECISE_FORMAT.is_match(description))
+    }
 }
 
 /// Whether a property's value has a format or shape that the texts around it never show. An
 /// object (or a list of objects) whose own description names what it holds ("a query DSL
 /// object that can include query, size, from, sort", "as key-value pairs") is shown, and so
-/// is an optional one of a tool whose description shows examples of its calls.
+/// is an optional one of a tool whose description shows examples of its calls. `own` is the
+/// property's description, `cues` what it shows ([`property_cues`]).
 fn lacks_example(
     name: &str,
     schema: &Map<String, Value>,
+    (own, cues): (&str, u16),
     description: &str,
+    shows: &DescriptionShows,
     required: bool,
 ) -> bool {
-    let own = schema
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or("");
     let (kind, schema) = single_type(schema);
     if ["enum", "const", "examples", "pattern", "oneOf"]
         .iter()
@@ -476,16 +495,16 @@ fn lacks_example(
         return false;
     }
     let in_tool = mentions(description, name);
-    let shown = |re: &regex::Regex| re.is_match(own) || (in_tool && re.is_match(description));
-    let said = || SHAPE.is_match(own) || (!required && EXAMPLE.is_match(description));
+    let example_shown = || cues & cue::EXAMPLE != 0 || (in_tool && shows.example(description));
+    let said = || cues & cue::SHAPE != 0 || (!required && shows.example(description));
     match kind {
-        Some("object") => !has_described_properties(schema) && !shown(&EXAMPLE) && !said(),
+        Some("object") => !has_described_properties(schema) && !example_shown() && !said(),
         Some("array") => {
             let items = schema.get("items").and_then(Value::as_object);
             items.is_some_and(|items| {
                 items.get("type").and_then(Value::as_str) == Some("object")
                     && !has_described_properties(items)
-            }) && !shown(&EXAMPLE)
+            }) && !example_shown()
                 && !said()
         }
         Some("string") | None => {
@@ -497,9 +516,11 @@ fn lacks_example(
                 return false;
             }
             let takes_format = SYNTAX_NAME.is_match(name)
-                || (VALUES_NAME.is_match(name) && own.trim().is_empty())
-                || FORMAT_WORD.is_match(own);
-            takes_format && !shown(&PRECISE_FORMAT) && !shown(&EXAMPLE)
+                || (VALUES_NAME.is_match(name) && own.is_empty())
+                || cues & cue::FORMAT_WORD != 0;
+            let format_shown =
+                cues & cue::PRECISE_FORMAT != 0 || (in_tool && shows.precise_format(description));
+            takes_format && !format_shown && !example_shown()
         }
         _ => false,
     }
@@ -527,7 +548,7 @@ pub(crate) fn assess(tool: &Tool) -> Facts {
     read_parameters(tool, description, &mut facts);
     facts.changes_something = identifier_words(&tool.name)
         .iter()
-        .any(|w| SIDE_EFFECT_VERBS.binary_search(&w.as_str()).is_ok());
+        .any(|w| SIDE_EFFECT_SET.contains(w.as_str()));
     facts
 }
 
@@ -559,7 +580,7 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
     let words = raw_words(purpose);
     facts.purpose_words = words.len();
     facts.says_what_returns = RETURNS.is_match(description);
-    let is_in = |list: &[&str], w: &str| list.binary_search(&w).is_ok();
+    let is_in = |set: &WordSet, w: &str| set.contains(w);
     // In a purpose Written In Title Case a capital says nothing of a proper name.
     let capitalised = words
         .iter()
@@ -573,14 +594,14 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
     let mut new: Vec<String> = Vec::new();
     for (i, word) in words.iter().enumerate() {
         let lower = word.to_ascii_lowercase();
-        if is_in(STOP, &lower) {
+        if is_in(&STOP_SET, &lower) {
             continue;
         }
         let n = normal(&lower);
         if name.iter().any(|w| w == root(&n))
-            || is_in(FILLER, &n)
+            || is_in(&FILLER_SET, &n)
             || n == "get"
-            || is_in(BOILERPLATE, &n)
+            || is_in(&BOILERPLATE_SET, &n)
         {
             continue;
         }
@@ -589,9 +610,9 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
         // "GCP"): it says where, not what.
         let proper = (i > 0 && !title_case && word.starts_with(|c: char| c.is_ascii_uppercase()))
             || (word.len() > 1 && word.bytes().all(|b| b.is_ascii_uppercase()));
-        if is_in(VAGUE, &n) {
+        if is_in(&VAGUE_SET, &n) {
             vague += 1;
-        } else if !proper && !is_in(CONTEXT, &n) && !new.contains(&n) {
+        } else if !proper && !is_in(&CONTEXT_SET, &n) && !new.contains(&n) {
             new.push(n);
         }
     }
@@ -602,20 +623,25 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
 
 /// How many kinds of limitation the description and the property descriptions state.
 fn limitation_kinds(tool: &Tool, description: &str) -> u8 {
-    let texts: Vec<&str> = std::iter::once(description)
-        .chain(properties(tool).filter_map(|(_, p)| p.get("description").and_then(Value::as_str)))
-        .collect();
-    let kinds = LIMITATIONS
-        .iter()
-        .filter(|re| texts.iter().any(|t| re.is_match(t)))
-        .count();
-    u8::try_from(kinds).unwrap_or(u8::MAX)
+    let mut kinds = properties(tool)
+        .filter_map(|(_, p)| p.get("description").and_then(Value::as_str))
+        .fold(0, |kinds, text| {
+            kinds | property_cues(text.trim()) & cue::LIMITATIONS
+        });
+    for (i, re) in LIMITATIONS.iter().enumerate() {
+        let bit = cue::LIMITATION << i;
+        if kinds & bit == 0 && re.is_match(description) {
+            kinds |= bit;
+        }
+    }
+    u8::try_from(kinds.count_ones()).unwrap_or(u8::MAX)
 }
 
 /// Fills in what the parameters' descriptions and the tool's say of the parameters.
 fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
     // The description's words, read only when a parameter needs them.
     let mut description_words: Option<Vec<String>> = None;
+    let shows = DescriptionShows::default();
     for (name, schema) in properties(tool) {
         facts.parameters += 1;
         let own = schema
@@ -623,6 +649,7 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
             .and_then(Value::as_str)
             .unwrap_or("")
             .trim();
+        let cues = property_cues(own);
         // The tool's description explains a parameter when it names it and, on a line of its
         // own as in an `Args:` section, says more than the name. An object that only wraps
         // described properties is explained by them.
@@ -652,11 +679,11 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
         ]
         .iter()
         .any(|k| schema.contains_key(*k))
-            || PARAMETER_DETAIL.is_match(own)
+            || cues & cue::DETAIL != 0
         {
             facts.detailed += 1;
         }
-        if PARAMETER_INTERACTION.is_match(own) {
+        if cues & cue::INTERACTION != 0 {
             facts.interacting += 1;
         }
         let required = tool
@@ -664,7 +691,7 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
             .get("required")
             .and_then(Value::as_array)
             .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())));
-        if lacks_example(name, schema, description, required) {
+        if lacks_example(name, schema, (own, cues), description, &shows, required) {
             facts.missing_examples.push(name.clone());
         }
     }
