@@ -17,9 +17,9 @@ fn main() -> ExitCode {
 
 /// The mimalloc settings of `toolpact check`: no transparent huge pages. A check of a large
 /// catalog allocates a gigabyte or two once; with huge pages the kernel clears 2 MiB at each
-/// first touch, however little of it is used. Without them, on 100,000 real tools, the check
-/// took 24.0–24.5 s instead of 24.4–26.6 s, 1.8–2.0 s of system time instead of 4.8–5.6 s,
-/// and 2.04–2.12 GB at its peak instead of 2.09–2.19 GB (docs/benchmarks.md).
+/// first touch, however little of it is used. Without them, on 100,000 real tools, the
+/// check took 24.5 s instead of 25.2 s (means of six runs), half the system time, and
+/// 1.99 GiB at its peak instead of 2.04 GiB (docs/benchmarks.md).
 const CHECK_MIMALLOC_SETTINGS: [(&str, &str); 1] = [("MIMALLOC_ALLOW_THP", "0")];
 
 /// `toolpact proxy` stays up and serves bursts, where the other commands run once and exit:
