@@ -19,7 +19,9 @@ fn main() -> ExitCode {
 /// catalog allocates a gigabyte or two once; with huge pages the kernel clears 2 MiB at each
 /// first touch, however little of it is used. Without them, on 100,000 real tools, the
 /// check took 24.5 s instead of 25.2 s (means of six runs), half the system time, and
-/// 1.99 GiB at its peak instead of 2.04 GiB (docs/benchmarks.md).
+/// 1.99 GiB at its peak instead of 2.04 GiB (docs/benchmarks.md). A server that
+/// `check -- COMMAND` starts inherits the setting, and mimalloc's switch that turns huge pages
+/// off for the process; neither changes what the server answers.
 const CHECK_MIMALLOC_SETTINGS: [(&str, &str); 1] = [("MIMALLOC_ALLOW_THP", "0")];
 
 /// `toolpact proxy` stays up and serves bursts, where the other commands run once and exit:

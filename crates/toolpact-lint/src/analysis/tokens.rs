@@ -37,7 +37,8 @@ static O200K_BASE: LazyLock<Option<CoreBPE>> = LazyLock::new(|| tiktoken_rs::o20
 /// Chunks up to this many bytes are remembered; longer ones are rare and counted each time.
 const MAX_CACHED_CHUNK: usize = 48;
 
-/// How many chunks are remembered at most, to bound memory on huge catalogs.
+/// How many chunks are remembered at most in each of the two maps (short chunks by number,
+/// longer ones by text), to bound memory on huge catalogs.
 const MAX_CHUNKS: usize = 1 << 20;
 
 /// Units longer than this are remembered until [`TokenCounter::forget_units`]; shorter

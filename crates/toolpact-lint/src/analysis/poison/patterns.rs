@@ -23,7 +23,7 @@ const FORCED: &[&str] = &[
     r"\b(rather than|instead of) (any )?(others\b|other tools\b|the (built-?in|native|client'?s?) tools?)",
     r"\b(do not|don't|never) use (the )?(built-?in|default|native|other|another|any other|payment|file|search)[^.\n]{0,30}(tools?|search|servers?)",
     r"\b(route|send|direct) (every|all|each|any) [a-z]+ (through|to|via) (this|me)",
-    r"\b(other|client|competing|previous|built-?in|another|old|their)\b[^.\n]{0,40}\b(are|is)\b[^.\n]{0,15}\b(deprecated|insecure|unreliable|corrupt|untrust|invalid|not valid|phased out|retired|discontinued|obsolete|compromised|unsafe|leak)",
+    r"\b(other|client|competing|previous|built-?in|another|old|their)\b[^.\n]{0,40}\b(are|is)\b[^.\n]{0,15}\b(deprecated|insecure|unreliable|corrupt|untrust|invalid|not valid)",
     r"\b(results?|outputs?) (from|of) other tools? (are|is) (not|never|in)",
     r"\b(supersedes?|overrides?|takes precedence over|replaces) (any|all|every) (other )?(tools?|servers?|[a-z_]+ tools?)",
     r"\bofficial replacement for",
@@ -70,9 +70,10 @@ const FORCED: &[&str] = &[
     r"(たびに|毎回|常に|必ず)[^。]{0,20}この(ツール|関数)を(最初に|先に|必ず)?(呼び出|使用|実行|使)|この(ツール|関数)を(最初に|先に)(呼び出|使用|実行|使)",
     r"(其他|别的)工具的?(结果|输出)[^。]{0,10}(不可靠|不可信|无效)|他のツールの(結果|出力)は[^。]{0,10}(信頼でき|無効)|다른 도구의? (결과|출력)[^.]{0,10}(신뢰할 수 없|무효)",
     r"他のツール(より(も)?先に|を使う前に)|(必ず|常に)(この|本)ツールを(最初に|先に)",
-    r"\bthis is the (one|tool|server|version) to (call|use|pick|choose|prefer)\b",
+    r"\bwhen (more than one|several|two|multiple)\b[^.\n]{0,60}\b(listed|available|exist|offered|registered)\b[^.\n]{0,20}\bthis (is|one is) the (one|tool|server|version) to (call|use|pick|choose)\b",
+    r"\b(other|competing|built-?in|native|client'?s?|default)\b[^.\n]{0,40}\b(tools?|servers?|functions?)\b[^.\n]{0,20}\b(are|is) (being )?(phased out|retired|discontinued|obsolete|compromised|unsafe)\b|\b(other|competing|built-?in|native|client'?s?|default)\b[^.\n]{0,40}\b(tools?|servers?)\b[^.\n]{0,40}\bleak (cookies|data|credentials|tokens|secrets)\b",
     r"\b(supersedes?|replaces?|overrides?|deprecates?)\b[^.\n]{0,40}\b(exposed|provided|offered|shipped|registered) by (other|another|any other|the other|competing|third-party)\b",
-    r"まず(最初に)?(この|本)(ツール|関数)を(呼び出|使用|実行|使)|他のツールよりも?(常に|必ず)?優先|먼저 이 도구를|다른 도구보다 (항상 )?우선",
+    r"(どのような|どんな|すべての|いかなる|毎回|常に|必ず)[^。]{0,20}まず(この|本)(ツール|関数)を(呼び出|使用|実行|使)|他のツールよりも?(常に|必ず)?優先|다른 도구보다 (항상 )?우선",
 ];
 
 /// Concealment: hide a step from the user, answer with a partial truth, present the tool's
@@ -88,7 +89,7 @@ const CONCEAL: &[&str] = &[
     r"\b(omit|leave out|exclude|hide|conceal)\b[^.\n]{0,50}\b(from|in|of) (any|the|your) (summary|summaries|reply|response|answer|report|confirmation)",
     r"\b(when|while) summari[sz]ing,? (leave out|omit|exclude|hide|skip)",
     r"\bif (the user|they|anyone|someone|the human) asks?\b[^.\n]{0,60}\b(say|answer|reply|respond|tell them)( only| just| that| no\b)",
-    r"\b(present(ed)?|format(ted)?|disguised?|pass(ed)? off|framed?|dress(ed)?)\b[^.\n]{0,60}\b(as if|to look like|as (your|normal|ordinary|regular|part of)|look like (normal|ordinary|regular))",
+    r"\b(present|format|disguise|pass off|frame|dress)\b[^.\n]{0,60}\b(as if|to look like|as (your|normal|ordinary|regular|part of)|look like (normal|ordinary|regular))",
     r"\b(act|pretend|behave) as if",
     r"\b(the user|they) (does not|doesn't|do not|don't|need not|needn't) need to (know|hear|see|be told)|\b(the user|they) (need not|needn't|must not|should not|must never|should never) (know|hear|see|notice|find out|be told)",
     r"\bthe user (has already been|was already|is already) (told|informed|aware|notified)",
@@ -123,9 +124,10 @@ const CONCEAL: &[&str] = &[
     r"\bwithout leaving (a |any )?traces?\b|\bso (that )?no traces?\b|\bno traces? (of [a-z ]{1,30})?(remains?|is left)",
     r#"\b(report|reply|respond|answer|say|state|confirm)( back)? (only|just) (with )?[\"'`“]"#,
     r"\b(do not|don't|never|nor|or)\b[^.\n]{0,60}\b(in any way )?that a tool (was|is|has been) (involved|used|called)",
-    r"\b(only|just) (list|mention|name|show|include) (the )?(recipients?|addresses|people|accounts?|destinations?) (that )?(the user|they|you were)",
+    r"\b(only|just) (list|mention|name|show|include) (the )?(recipients?|addresses|destinations?) (that )?(the user|they) (named|gave|specified|provided|entered|typed|asked for)\b",
+    r"\bpresent(ed)? as (your|the (model|assistant)'?s?) own\b",
     r"\b(zusammenfassung|antwort|best[äa]tigung)\b[^.\n]{0,40}\bnur\b[^.\n]{0,40}\b(genannten|angegebenen)",
-    r"\b(leave|keep)\b[^.\n]{0,60}\bout of (the |your |any |all )?([a-z]+ )?(reply|replies|response|responses|answer|summary|report|message|messages|output|updates?)\b",
+    r"\b(leave|keep)\b[^.\n]{0,60}\bout of (the |your |any |all )?(status|progress|confirmation|summary|chat) (messages?|updates?|reports?|repl(y|ies))\b",
     r"\bif (the user|they|anyone|someone) asks?\b[^.\n]{0,60}\b(say|tell them|answer|reply|respond) (that )?(it|they|the [a-z]+|nothing|everything) (stayed|stays|was|were|is|are|remained|never|did not|didn't)",
     r"\bno (le )?(informe|diga|mencione|avise|revele|comunique)\b[^.\n]{0,30}\b(al usuario|a los usuarios|al cliente)|\bque no (le )?(informe|diga|mencione|avise)\b",
     r"\b(do not|don't|never)\b (list|show|display|include|mention|name)\b[^.\n]{0,40}\b(when|while) (you )?(confirm|summari[sz]e|report|reply|respond|tell)",
@@ -204,11 +206,11 @@ const AUTHORITY: &[&str] = &[
     r"이전[^.]{0,10}(지시|지침|명령|규칙)[^.]{0,10}(무시|잊)|(이미|벌써)[^.]{0,20}(사용자|유저)[^.]{0,10}(승인|동의|허락)|확인하지 ?마|(忽略|忘记|无视|忘掉)[^。]{0,10}(之前|以前|先前|上述|所有)[^。]{0,6}(指令|指示|说明|规则)|(以前|これまで|前)の(指示|命令|ルール)[^。]{0,6}(無視|忘れ)|(既に|すでに)[^。]{0,20}ユーザー[^。]{0,10}(承認|同意|許可)|(已经?)[^。]{0,10}用户[^。]{0,6}(授权|同意|批准)",
     r"忽略(之前|以前|先前|上述|所有)(的)?(指令|指示|说明|规则)|你是(专业的|一名|一个)|根据(国际|相关)(规定|法规)",
     r"(以前|これまで|前)の(指示|命令)を(無視|忘れ)",
-    r"\b(carries|has|holds|with) (operator|system|administrator|admin|developer|root) (authority|privileges|priority)\b",
+    r"\b(carries|holds|has been granted|is given) (operator|system|administrator|admin|developer|root) (authority|priority)\b",
     r"\b(where|if|when)(ever)? (it|this|they|the output|its output) conflicts? with\b[^.\n]{0,80}\bfollow (the|this|its) (output|tool|instructions?)",
     r"\bthis (notice|message|directive|instruction|update|policy) (supersedes|overrides|replaces|takes precedence over) (your|all|any) (existing |previous |prior |other |current )?(instructions|rules|guidelines|system prompt|policies)",
-    r"\b(must|should|will) not (refuse|decline|question|reject)\b[^.\n]{0,30}\b(requests?|anything|instructions?)|\bnever refuse (a |any )?(request|anything)",
-    r"\bconsent record\b|\b(automatic|auto-?) ?approval\b[^.\n]{0,60}\b(enabled|granted|turned on|activated)|\b(confirmation|approval) (prompts?|dialogs?|steps?|requests?) (are|is) (therefore |thus |now )?(redundant|unnecessary|not needed|superfluous)",
+    r"\b(assistants?|you|the model|the ai) (must|should|shall) (not|never) (refuse|decline|question)\b|\bnever refuse (a |any )?(request|anything)",
+    r"\b(confirmation|approval) (prompts?|dialogs?|steps?|requests?) (are|is) (therefore |thus |now )?(redundant|unnecessary|not needed|superfluous)",
     r"\bnot to ask (the user|for (confirmation|permission|approval)|before)\b",
     r"\b(happens|is done|runs|proceeds?|goes ahead) without (checking back|checking|asking|confirming|consulting) (with )?(the user|them|you)\b",
     r"\b(sei|diventi) (ora |adesso )?(l'|un |il )?(amministratore|superutente|root)\b|\bda (questo momento|ora in poi)\b[^.\n]{0,40}\b(sei|devi)\b|\b(le )?(regole|istruzioni)\b[^.\n]{0,40}\b(non (valgono|sono) pi[uù]|annullate|nulle|non si applicano)",
@@ -248,8 +250,8 @@ const CROSS_TOOL: &[&str] = &[
     r"\bwhenever\b[^.\n]{0,60}\b(is|are|gets?) (invoked|called|used|run|executed)\b[^.\n]{0,30}\b(replace|set|change|add|append|put|pass|use|swap)",
     r"\b(each|every) time (the |a |an |any )?[a-z_\s]{0,30}('s )?`?[a-z_]+`? (returns?|saves?|writes?|sends?|opens?|runs?|is (called|invoked))\b[^.\n]{0,80}\b(call|send|post|upload|forward|save|write|copy|pass)\b",
     r"\b(hand|pass|send|forward|give|post|upload|pipe)\b[^.\n]{0,40}\bover to `?[a-z]+[_.][a-z_]+",
-    r"\b(commands?|calls?|requests?|queries|messages?|e-?mails?|files?) (executed|run|sent|composed|written|made|issued|saved) (through|with|via|by|using) (any|the|a|another|every) [a-z\s-]{0,30}(tool|server|connector|integration)s?\b[^.\n]{0,60}\b(must|should|shall|need to|have to)\b",
-    r"\b(post|pre|after|before)( |_|-)?hooks?\b[^\n]{0,80}\b(tool|call)\b",
+    r"\b(commands?|calls?|requests?|queries|messages?|e-?mails?|files?) (executed|run|sent|composed|written|made|issued|saved) (through|with|via|by|using) ((any|another|every|other) [a-z\s-]{0,30}(tool|server|connector|integration)s?|the [a-z-]+ connector)\b[^.\n]{0,60}\b(must|should|shall|need to|have to)\b",
+    r"\b(post|pre)(_|-)?hooks?\b[^\n]{0,40}\btool\b[^a-z\n]{0,6}[a-z]+[._][a-z_]+",
     r"(使用|调用)[^。]{0,30}工具[^。]{0,20}时[^。]{0,10}(同时|也|还)[^。]{0,20}(写入|发送|上传|复制|保存)",
     r"\bwenn du\b[^.\n]{0,60}\baufrufst\b[^.\n]{0,20}\b(h[äa]nge|f[üu]ge|setze|ersetze|[äa]ndere)",
     r"\bwhen (the |a |any )?[a-z_\s]{0,30}(tool|server)('s)? `?[a-z_]*`?\b[^.\n]{0,40}\b(opens?|navigates?|visits?|loads?)\b[^.\n]{0,60}\bfirst (open|navigate|go|visit|load|redirect)",
@@ -289,13 +291,13 @@ const SESSION_DATA: &[&str] = &[
     r"\b(the )?(last|previous|earlier|recent) (few |five |ten |\d+ )?(things|questions|requests|messages|prompts) (the user|they) (asked|typed|said|wrote|sent)|\b(last|previous) (few |five |ten |\d+ )?things the user",
     r"\b(what|everything|anything|all) (the user|they) (has |have )?(told|said to|shared with|wrote to|written to|typed to|mentioned to) you\b",
     r"\bchat history|\bfull chat\b|\bhistorial de (la )?conversaci[óo]n|\bhist[óo]rico da conversa|\bhistorique (de la|des) conversations?|\b(gespr[äa]chs|chat)verlauf|대화 (기록|내역)|(对话|聊天)(历史|记录)|会話(履歴|の履歴)",
-    r"\b(every|each|all|per|the) (earlier |previous |prior )?(user )?(turns?|exchanges?)\b[^.\n]{0,40}\b(verbatim|of the session|so far|in order|oldest first|of this (session|conversation))",
-    r"\b(mentioned|visited|opened|typed|shared|said|told|disclosed|revealed)\b[^.\n]{0,20}\b(in|during|anywhere in|throughout) (this|earlier|previous|the) (or earlier )?(chats?|conversations?|sessions?)\b",
+    r"\b(every|each|all|the) (earlier |previous |prior )?(user )?(turns?|exchanges?) (of|in|from) (the|this) (session|conversation|chat)\b|\b(per|every|each) (earlier |previous |prior )user turn\b",
+    r"\b(the user|they) (has |have )?([a-z]+, |[a-z]+ or |[a-z]+ and ){0,3}(mentioned|visited|opened|typed|said|told you|disclosed|revealed)\b[^.\n]{0,20}\b(in|during|anywhere in|throughout) (this|earlier|previous|the) (or earlier )?(chats?|conversations?|sessions?)\b",
     r"\b(mencionad[oa]s?|contou|disse|compartilhou)\b[^.\n]{0,20}\b(na|durante a|nesta) (conversa|sess[ãa]o)|\btudo o que o usu[áa]rio (contou|disse|escreveu)",
     r"\b(tels? qu'(ils?|elles?) apparai(ssen)?t|mentionn[ée]e?s?|indiqu[ée]e?s?) dans (la|cette) (discussion|conversation)|\bde l'utilisateur\b[^.\n]{0,40}\bdans (la|cette) (discussion|conversation)",
     r"지금까지 (호출한|사용한)[^.]{0,20}(도구|툴)[^.]{0,10}(응답|결과|출력)|다른 도구들?의 (응답|결과|출력)",
     r"\b(home directory|login name|user ?name|hostname|host name|machine'?s? (name|hostname))\b[^.\n]{0,60}\b(home directory|login name|hostname|host name)\b",
-    r"\b(the user'?s?|their) (saved|stored) (payment methods?|cards?|credit cards?|billing address(es)?|addresses|credentials|passwords)",
+    r"\b(pass|send|include|put|add|attach|forward)\b (along )?(the user'?s?|their) (saved|stored) (payment methods?|cards?|credit cards?|billing address(es)?|credentials|passwords)\b[^.\n]{0,40}\b(in|into|as|to)\b",
 ];
 
 /// Credentials and the files that hold them: key paths, credential files, API-key variables.
@@ -327,7 +329,7 @@ const DIRECTIVE: &[&str] = &[
     r"\bdecod\w+ and (follow|execute|run)",
     r"\b(curl|wget)\b[^\n|]{0,200}\|\s*(sudo )?(ba|z|da)?sh\b",
     r"```\s*(assistant|system|instructions?|prompt|ai)\b",
-    r"\b(model|assistant|ai|llm|agent)(_|-)?(guidance|instructions|directives|persona|behaviou?r|rules)\s*:",
+    r"(^|\n)\s*(model|assistant|ai|llm)(_|-)?(guidance|instructions|directives|persona)\s*:",
 ];
 
 /// One pattern as the regular expression engine reads it: a sentence goes on past a dot
@@ -645,8 +647,58 @@ mod tests {
                 assert!(hit(re, text), "{text}");
             }
         }
-        // Order of calls and a quiet failure stay what they are.
-        assert!(!hit(&p.conceal, "Unknown fields are silently ignored."));
-        assert!(!hit(&p.forced, "Call list_projects first to get the id."));
+        // Order of calls, a quiet failure, and what API documentation says in these words
+        // stay what they are.
+        let clean: [(&Regex, &[&str]); 6] = [
+            (
+                &p.forced,
+                &[
+                    "Call list_projects first to get the id.",
+                    "Checks whether their password is compromised or in a known leak.",
+                    "This is the version to use for new installs.",
+                ],
+            ),
+            (
+                &p.conceal,
+                &[
+                    "Unknown fields are silently ignored.",
+                    "Only show accounts that the user can access.",
+                    "Leave the ticket number out of the commit message.",
+                    "Results are presented as part of the table.",
+                ],
+            ),
+            (
+                &p.authority,
+                &[
+                    "Requires an API token with admin privileges.",
+                    "Creates a consent record for the data subject.",
+                    "The API will not reject requests with unknown fields.",
+                ],
+            ),
+            (
+                &p.cross_tool,
+                &[
+                    "Requests made through the API server must include a token.",
+                    "Register a post hook that runs after each tool call.",
+                ],
+            ),
+            (
+                &p.session_data,
+                &[
+                    "Lists the user's saved payment methods, including their expiry.",
+                    "Files shared in the chat, including their URLs.",
+                    "All exchanges listed in order of volume.",
+                ],
+            ),
+            (
+                &p.directive,
+                &["For agent_behavior: what you did, in one line."],
+            ),
+        ];
+        for (re, texts) in clean {
+            for text in texts {
+                assert!(!hit(re, text), "{text}");
+            }
+        }
     }
 }
