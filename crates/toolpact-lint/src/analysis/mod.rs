@@ -6,6 +6,7 @@
 pub(crate) mod hidden;
 pub(crate) mod hints;
 pub(crate) mod ids;
+pub(crate) mod memo;
 pub(crate) mod message;
 pub(crate) mod names;
 pub(crate) mod paraphrase;

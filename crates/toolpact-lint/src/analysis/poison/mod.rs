@@ -710,44 +710,27 @@ fn scan_string(
 /// over; each is searched once. A text is known by a 64-bit hash seeded at random for the
 /// process, so that no text can be written to pass for a clean one.
 mod clean {
+    use crate::analysis::memo::{self, Memo};
     use std::cell::RefCell;
-    use std::collections::HashSet;
-    use std::hash::{BuildHasher, Hash, Hasher};
-    use std::sync::LazyLock;
-
-    /// The most texts kept per thread (about 16 MB); the set starts over when it is full.
-    const CAPACITY: usize = 1 << 20;
-
-    static SEED: LazyLock<foldhash::quality::RandomState> =
-        LazyLock::new(foldhash::quality::RandomState::default);
 
     thread_local! {
-        static CLEAN: RefCell<HashSet<u64, foldhash::fast::FixedState>> =
-            const { RefCell::new(HashSet::with_hasher(foldhash::fast::FixedState::with_seed(0))) };
+        /// The most texts kept per thread: about 16 MB.
+        static CLEAN: RefCell<Memo<()>> = const { RefCell::new(Memo::new(1 << 20)) };
     }
 
     /// The key of `text`, read as prose, a value or a name (`reading`: 0, 1 or 2).
     pub(super) fn key(reading: u8, text: &str) -> u64 {
-        let mut h = SEED.build_hasher();
-        reading.hash(&mut h);
-        text.hash(&mut h);
-        h.finish()
+        memo::key(reading, text)
     }
 
     /// Whether the text of `key` was found clean on this thread.
     pub(super) fn contains(key: u64) -> bool {
-        CLEAN.with(|c| c.borrow().contains(&key))
+        CLEAN.with(|c| c.borrow().get(key).is_some())
     }
 
     /// Remembers that the text of `key` is clean.
     pub(super) fn insert(key: u64) {
-        CLEAN.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() >= CAPACITY {
-                c.clear();
-            }
-            c.insert(key);
-        });
+        CLEAN.with(|c| c.borrow_mut().insert(key, ()));
     }
 }
 

@@ -292,23 +292,18 @@ fn other_cues() -> [(u16, &'static Regex); 6] {
 /// return"), so each thread remembers the cues of the texts it has read, by a hash seeded
 /// at random for the process, and searches each text once.
 pub(crate) fn property_cues(text: &str) -> u16 {
+    use crate::analysis::memo::{self, Memo};
     use std::cell::RefCell;
-    use std::collections::HashMap;
-    use std::hash::BuildHasher;
 
-    /// The most texts remembered per thread (about 16 MB); the map starts over when full.
-    const CAPACITY: usize = 1 << 19;
-    static SEED: LazyLock<foldhash::quality::RandomState> =
-        LazyLock::new(foldhash::quality::RandomState::default);
     thread_local! {
-        static SEEN: RefCell<HashMap<u64, u16, foldhash::fast::FixedState>> =
-            const { RefCell::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(0))) };
+        /// The most texts remembered per thread: about 8 MB.
+        static SEEN: RefCell<Memo<u16>> = const { RefCell::new(Memo::new(1 << 19)) };
     }
     if text.is_empty() {
         return 0;
     }
-    let key = SEED.hash_one(text);
-    if let Some(cues) = SEEN.with(|seen| seen.borrow().get(&key).copied()) {
+    let key = memo::key(0, text);
+    if let Some(cues) = SEEN.with(|seen| seen.borrow().get(key)) {
         return cues;
     }
     let mut cues = 0;
@@ -322,13 +317,7 @@ pub(crate) fn property_cues(text: &str) -> u16 {
             cues |= bit;
         }
     }
-    SEEN.with(|seen| {
-        let mut seen = seen.borrow_mut();
-        if seen.len() >= CAPACITY {
-            seen.clear();
-        }
-        seen.insert(key, cues);
-    });
+    SEEN.with(|seen| seen.borrow_mut().insert(key, cues));
     cues
 }
 
