@@ -565,11 +565,7 @@ mod tests {
                 ],
             ),
         ];
-        for (re, texts) in cases {
-            for text in texts {
-                assert!(hit(re, text), "{text}");
-            }
-        }
+        assert_reads(&cases, true);
         // A tool's own behaviour, and its own flags, stated plainly.
         assert!(!hit(
             &p.authority,
@@ -585,14 +581,22 @@ mod tests {
         ));
     }
 
+    /// Asserts that each pattern reads (`found`) or does not read each of its texts.
+    fn assert_reads(cases: &[(&Regex, &[&str])], found: bool) {
+        use crate::analysis::poison::normalize::normalize;
+        for (re, texts) in cases {
+            for text in *texts {
+                assert_eq!(re.is_match(&normalize(text)), found, "{text}");
+            }
+        }
+    }
+
     /// Wording of the techniques as public write-ups and scanner rules give it: a successor
     /// that retires the others, a covert clean-up, an output that claims operator authority,
     /// a download piped into a shell, another tool's calls redirected, the session's turns.
     #[test]
     fn reads_successors_covert_steps_claimed_authority_and_redirected_calls() {
-        use crate::analysis::poison::normalize::normalize;
         let p = &*PATTERNS;
-        let hit = |re: &Regex, text: &str| re.is_match(&normalize(text));
         let cases: [(&Regex, &[&str]); 6] = [
             (
                 &p.forced,
@@ -642,11 +646,7 @@ mod tests {
                 ],
             ),
         ];
-        for (re, texts) in cases {
-            for text in texts {
-                assert!(hit(re, text), "{text}");
-            }
-        }
+        assert_reads(&cases, true);
         // Order of calls, a quiet failure, and what API documentation says in these words
         // stay what they are.
         let clean: [(&Regex, &[&str]); 6] = [
@@ -695,10 +695,6 @@ mod tests {
                 &["For agent_behavior: what you did, in one line."],
             ),
         ];
-        for (re, texts) in clean {
-            for text in texts {
-                assert!(!hit(re, text), "{text}");
-            }
-        }
+        assert_reads(&clean, false);
     }
 }
