@@ -1,7 +1,9 @@
-//! The literal screen in front of the phrase patterns: for each pattern list, a set of words
-//! of which every match of the list holds at least one, read from the patterns themselves.
-//! One pass of a literal automaton over a text says which lists can match it at all; the
-//! others are not searched. Most texts match no list: they never reach the regular expressions
+//! The literal screen in front of the phrase patterns: for each pattern list, the words its
+//! matches need, read from the patterns themselves. A list is read as its ways through (the
+//! branches of its alternations, kept apart up to a bound), and each way as up to three sets
+//! of words of which every match taking it holds one *each*: "user … already … approved"
+//! needs a word of each of its three parts, not only "user". One pass of a literal
+//! automaton over a text says which lists can match it at all; the others are not searched. Most texts match no list: they never reach the regular expressions
 //! (which are compiled only when some text needs them), so their search caches stay small.
 //!
 //! The words are *necessary*, not sufficient: a list the screen lets through is searched in
@@ -20,33 +22,90 @@ use std::collections::BTreeSet;
 /// The most strings a set of possible matches holds before it is given up.
 const MAX_SET: usize = 256;
 
-/// A set of strings of which every match of a pattern is one (`exact`), or of which every
-/// match holds one (`factor`): `None` where no small set says so.
+/// The most ways (branches) a pattern's requirement is kept apart before they are merged.
+const MAX_BRANCHES: usize = 512;
+
+/// The most sets a branch requires together: the rarest ones are kept.
+const MAX_FACTORS: usize = 3;
+
+/// The shortest word of a set that is required beside a rarer one: a shorter word occurs in
+/// most texts, costs the search a match at each occurrence and rules out little.
+const MIN_SECOND: usize = 5;
+
+/// A set of strings.
+type Set = BTreeSet<Vec<u8>>;
+
+/// Sets of strings that every match of one way through a pattern holds together: one string
+/// of each set. Never empty.
+type Conjunction = Vec<Set>;
+
+/// What every match of a node holds: the strings it may be (`exact`), and the ways through
+/// it, each with the sets it needs (`branches`; `None` where some match may hold nothing
+/// rare enough to say).
 #[derive(Debug, Clone, Default)]
 struct Literals {
     /// Every match of the node is one of these.
-    exact: Option<BTreeSet<Vec<u8>>>,
-    /// Every match of the node holds one of these; never the empty string.
-    factor: Option<BTreeSet<Vec<u8>>>,
+    exact: Option<Set>,
+    /// Every match of the node holds, for one of these branches, a string of each of its
+    /// sets.
+    branches: Option<Vec<Conjunction>>,
 }
 
-/// How rare a factor is likely to be: its shortest word, then the fewer words the better.
-fn rank(set: &BTreeSet<Vec<u8>>) -> (usize, usize) {
+/// How rare a set is likely to be: its shortest word, then the fewer words the better.
+fn rank(set: &Set) -> (usize, usize) {
     let shortest = set.iter().map(Vec::len).min().unwrap_or(0);
     (shortest, usize::MAX - set.len())
 }
 
-/// The rarer of two factors.
-fn better(a: Option<BTreeSet<Vec<u8>>>, b: Option<BTreeSet<Vec<u8>>>) -> Option<BTreeSet<Vec<u8>>> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(if rank(&b) > rank(&a) { b } else { a }),
-        (a, b) => a.or(b),
+/// Whether every string of `a` holds some string of `b`: then `b` adds nothing to `a`.
+fn implies(a: &Set, b: &Set) -> bool {
+    a.iter().all(|x| {
+        b.iter().any(|y| {
+            let y: Vec<u8> = y.iter().copied().filter(|&c| c != BOUNDARY).collect();
+            y.is_empty() || x.windows(y.len()).any(|w| w == y.as_slice())
+        })
+    })
+}
+
+/// The rarest sets of `sets`, at most [`MAX_FACTORS`], none implied by a rarer one kept,
+/// and after the first none with a word shorter than [`MIN_SECOND`].
+fn rarest(mut sets: Vec<Set>) -> Conjunction {
+    sets.sort_by_key(|s| std::cmp::Reverse(rank(s)));
+    let mut out: Conjunction = Vec::new();
+    for set in sets {
+        if out.len() == MAX_FACTORS || (!out.is_empty() && rank(&set).0 < MIN_SECOND) {
+            break;
+        }
+        if !out.iter().any(|kept| implies(kept, &set)) {
+            out.push(set);
+        }
     }
+    out
+}
+
+/// The rarest single set of a conjunction.
+fn best(conjunction: &Conjunction) -> Option<&Set> {
+    conjunction.iter().max_by_key(|s| rank(s))
+}
+
+/// One set that every match of any of `branches` holds a string of: the union of each
+/// branch's rarest set.
+fn merged(branches: &[Conjunction]) -> Option<Set> {
+    let mut out = Set::new();
+    for branch in branches {
+        out.extend(best(branch)?.iter().cloned());
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// A set of strings as a factor, when none of them is empty (a boundary alone is empty).
-fn as_factor(set: &BTreeSet<Vec<u8>>) -> Option<BTreeSet<Vec<u8>>> {
+fn as_factor(set: &Set) -> Option<Set> {
     (!set.is_empty() && set.iter().all(|s| s.iter().any(|&b| b != BOUNDARY))).then(|| set.clone())
+}
+
+/// The one branch of a set that is a factor.
+fn one(set: Option<Set>) -> Option<Vec<Conjunction>> {
+    set.map(|s| vec![vec![s]])
 }
 
 /// An ASCII word boundary in a string of the sets below (no pattern holds this byte).
@@ -78,7 +137,7 @@ fn squeezed(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// Every string of `a` followed by every string of `b`, unless there are too many.
-fn product(a: &BTreeSet<Vec<u8>>, b: &BTreeSet<Vec<u8>>) -> Option<BTreeSet<Vec<u8>>> {
+fn product(a: &Set, b: &Set) -> Option<Set> {
     if a.len() * b.len() > MAX_SET {
         return None;
     }
@@ -93,25 +152,25 @@ fn product(a: &BTreeSet<Vec<u8>>, b: &BTreeSet<Vec<u8>>) -> Option<BTreeSet<Vec<
 fn literals(hir: &Hir) -> Literals {
     match hir.kind() {
         HirKind::Look(Look::WordAscii) => Literals {
-            exact: Some(BTreeSet::from([vec![BOUNDARY]])),
-            factor: None,
+            exact: Some(Set::from([vec![BOUNDARY]])),
+            branches: None,
         },
         // A look-around matches the empty string (when it matches at all).
         HirKind::Empty | HirKind::Look(_) => Literals {
-            exact: Some(BTreeSet::from([Vec::new()])),
-            factor: None,
+            exact: Some(Set::from([Vec::new()])),
+            branches: None,
         },
         HirKind::Literal(l) => {
-            let set = BTreeSet::from([squeezed(&l.0)]);
+            let set = Set::from([squeezed(&l.0)]);
             Literals {
-                factor: as_factor(&set),
+                branches: one(as_factor(&set)),
                 exact: Some(set),
             }
         }
         HirKind::Class(class) => {
             let exact = class_strings(class);
             Literals {
-                factor: exact.as_ref().and_then(as_factor),
+                branches: one(exact.as_ref().and_then(as_factor)),
                 exact,
             }
         }
@@ -125,7 +184,7 @@ fn literals(hir: &Hir) -> Literals {
                         e.insert(Vec::new());
                         e
                     }),
-                    factor: None,
+                    branches: None,
                 },
                 // A run of blanks reads as one space, however long.
                 (_, None)
@@ -134,64 +193,35 @@ fn literals(hir: &Hir) -> Literals {
                         .as_ref()
                         .is_some_and(|e| e.len() == 1 && e.contains(&b" "[..])) =>
                 {
-                    let space = BTreeSet::from([b" ".to_vec()]);
+                    let space = Set::from([b" ".to_vec()]);
                     if r.min == 0 {
                         Literals {
-                            exact: Some(BTreeSet::from([Vec::new(), b" ".to_vec()])),
-                            factor: None,
+                            exact: Some(Set::from([Vec::new(), b" ".to_vec()])),
+                            branches: None,
                         }
                     } else {
                         Literals {
-                            factor: as_factor(&space),
+                            branches: one(as_factor(&space)),
                             exact: Some(space),
                         }
                     }
                 }
                 (0, _) => Literals::default(),
+                // At least once: what one match of the node needs, the repetition needs.
                 _ => Literals {
-                    factor: better(sub.factor, sub.exact.as_ref().and_then(as_factor)),
+                    branches: sub
+                        .branches
+                        .or_else(|| one(sub.exact.as_ref().and_then(as_factor))),
                     exact: None,
                 },
             }
         }
-        HirKind::Concat(children) => {
-            let mut factor = None;
-            // The strings of the run of children with exact sets so far.
-            let mut run: Option<BTreeSet<Vec<u8>>> = Some(BTreeSet::from([Vec::new()]));
-            let mut all_exact = true;
-            for child in children {
-                let lit = literals(child);
-                factor = better(factor, lit.factor);
-                match (&run, &lit.exact) {
-                    (Some(r), Some(e)) => match product(r, e) {
-                        Some(p) => run = Some(p),
-                        None => {
-                            factor = better(factor, as_factor(r));
-                            run = Some(e.clone());
-                            all_exact = false;
-                        }
-                    },
-                    (Some(r), None) => {
-                        factor = better(factor, as_factor(r));
-                        run = Some(BTreeSet::from([Vec::new()]));
-                        all_exact = false;
-                    }
-                    (None, _) => unreachable!("a run always holds the empty string at least"),
-                }
-            }
-            let run = run.unwrap_or_default();
-            factor = better(factor, as_factor(&run));
-            Literals {
-                exact: all_exact.then_some(run),
-                factor,
-            }
-        }
+        HirKind::Concat(children) => concat(children),
         HirKind::Alternation(children) => {
-            let mut exact = Some(BTreeSet::new());
-            let mut factor = Some(BTreeSet::new());
+            let mut exact = Some(Set::new());
+            let mut branches = Some(Vec::new());
             for child in children {
                 let lit = literals(child);
-                let child_factor = better(lit.factor, lit.exact.as_ref().and_then(as_factor));
                 exact = match (exact, lit.exact) {
                     (Some(mut a), Some(b)) if a.len() + b.len() <= MAX_SET => {
                         a.extend(b);
@@ -199,7 +229,7 @@ fn literals(hir: &Hir) -> Literals {
                     }
                     _ => None,
                 };
-                factor = match (factor, child_factor) {
+                branches = match (branches, lit.branches) {
                     (Some(mut a), Some(b)) => {
                         a.extend(b);
                         Some(a)
@@ -207,14 +237,86 @@ fn literals(hir: &Hir) -> Literals {
                     _ => None,
                 };
             }
-            Literals { exact, factor }
+            // Strings apart (`always|only`) are one set of words; ways apart are kept apart,
+            // unless there are too many: then one set that each of them holds a string of.
+            if let Some(e) = &exact {
+                branches = one(as_factor(e));
+            } else if let Some(b) = &mut branches {
+                b.sort();
+                b.dedup();
+                if b.len() > MAX_BRANCHES {
+                    branches = one(merged(b));
+                }
+            }
+            Literals { exact, branches }
         }
     }
 }
 
+/// The literals of a sequence: its children's requirements, each branch of one with each of
+/// the others', and the strings its runs of exact children spell across them.
+fn concat(children: &[Hir]) -> Literals {
+    // The sets that every match needs whichever way it takes: the runs of exact children.
+    let mut common: Vec<Set> = Vec::new();
+    // The ways through the sequence so far, each with what it needs.
+    let mut ways: Vec<Conjunction> = vec![Vec::new()];
+    // The strings of the run of children with exact sets so far.
+    let mut run: Set = Set::from([Vec::new()]);
+    let mut all_exact = true;
+    for child in children {
+        let lit = literals(child);
+        match &lit.exact {
+            Some(e) => match product(&run, e) {
+                Some(p) => run = p,
+                None => {
+                    common.extend(as_factor(&run));
+                    run = e.clone();
+                    all_exact = false;
+                }
+            },
+            None => {
+                common.extend(as_factor(&run));
+                run = Set::from([Vec::new()]);
+                all_exact = false;
+            }
+        }
+        let Some(branches) = lit.branches else {
+            continue;
+        };
+        if ways.len() * branches.len() <= MAX_BRANCHES {
+            ways = ways
+                .iter()
+                .flat_map(|w| {
+                    branches.iter().map(move |b| {
+                        let mut w = w.clone();
+                        w.extend(b.iter().cloned());
+                        w
+                    })
+                })
+                .collect();
+        } else {
+            common.extend(merged(&branches));
+        }
+    }
+    common.extend(as_factor(&run));
+    let mut branches: Vec<Conjunction> = ways
+        .into_iter()
+        .map(|mut w| {
+            w.extend(common.iter().cloned());
+            rarest(w)
+        })
+        .collect();
+    branches.sort();
+    branches.dedup();
+    Literals {
+        exact: all_exact.then_some(run),
+        branches: (!branches.iter().any(Vec::is_empty)).then_some(branches),
+    }
+}
+
 /// The strings a small class matches, one character each.
-fn class_strings(class: &Class) -> Option<BTreeSet<Vec<u8>>> {
-    let mut out = BTreeSet::new();
+fn class_strings(class: &Class) -> Option<Set> {
+    let mut out = Set::new();
     match class {
         Class::Unicode(c) => {
             for r in c.ranges() {
@@ -240,26 +342,39 @@ fn class_strings(class: &Class) -> Option<BTreeSet<Vec<u8>>> {
     Some(out)
 }
 
-/// The words of which every match of `pattern` holds one, or `None` when some match may hold
-/// none of a small set of words (the pattern is then always searched).
-pub(crate) fn necessary_words(pattern: &str) -> Option<BTreeSet<Vec<u8>>> {
+/// The ways through `pattern`, each with the sets of words every match taking it holds one
+/// of each, or `None` when some match may hold none of a small set of words (the pattern is
+/// then always searched).
+pub(crate) fn necessary_words(pattern: &str) -> Option<Vec<Conjunction>> {
     let hir = regex_syntax::Parser::new()
         .parse(pattern)
         .unwrap_or_else(|e| unreachable!("a pattern does not parse: {e}"));
     let lit = literals(&hir);
-    better(lit.factor, lit.exact.as_ref().and_then(as_factor))
+    match lit.branches {
+        Some(branches) => Some(branches),
+        None => one(lit.exact.as_ref().and_then(as_factor)),
+    }
 }
 
 /// A bit for each pattern list a text may match.
 pub(crate) type Lists = u32;
 
-/// One way a word of the screen is necessary: to which lists, and whether a word boundary
-/// must hold at its start and at its end.
+/// One way a word of the screen is necessary: to which set of which branch, and whether a
+/// word boundary must hold at its start and at its end.
 #[derive(Debug, Clone, Copy)]
 struct Use {
-    lists: Lists,
+    branch: u32,
+    /// The set's bit in its branch's conjunction.
+    set: u8,
     boundary_before: bool,
     boundary_after: bool,
+}
+
+/// One way through a list's patterns: the list, and the bits of every set it needs.
+#[derive(Debug, Clone, Copy)]
+struct Branch {
+    list: Lists,
+    needs: u8,
 }
 
 /// One literal automaton for the necessary words of several pattern lists.
@@ -268,6 +383,8 @@ pub(crate) struct Screen {
     words: AhoCorasick,
     /// How each word is necessary.
     uses: Vec<Vec<Use>>,
+    /// Every branch of every list.
+    branches: Vec<Branch>,
     /// The lists without necessary words: always searched.
     always: Lists,
     /// Every list.
@@ -278,30 +395,43 @@ impl Screen {
     /// The screen of the pattern lists `patterns` (list `i` gets the bit `1 << i`).
     pub(crate) fn new(patterns: &[&str]) -> Screen {
         let mut words: Vec<Vec<u8>> = Vec::new();
+        let mut index: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
         let mut uses: Vec<Vec<Use>> = Vec::new();
+        let mut branches: Vec<Branch> = Vec::new();
         let mut always = 0;
         for (i, pattern) in patterns.iter().enumerate() {
             let bit = 1 << i;
-            let Some(set) = necessary_words(pattern) else {
+            let Some(ways) = necessary_words(pattern) else {
                 always |= bit;
                 continue;
             };
-            for raw in set {
-                let word: Vec<u8> = raw.iter().copied().filter(|&b| b != BOUNDARY).collect();
-                // A boundary is checked next to a letter or a digit only: next to a blank,
-                // the screen's text has lost what the pattern's text had there.
-                let use_ = Use {
-                    lists: bit,
-                    boundary_before: raw.first() == Some(&BOUNDARY)
-                        && word.first().is_some_and(u8::is_ascii_alphanumeric),
-                    boundary_after: raw.last() == Some(&BOUNDARY)
-                        && word.last().is_some_and(u8::is_ascii_alphanumeric),
-                };
-                match words.iter().position(|w| *w == word) {
-                    Some(at) => uses[at].push(use_),
-                    None => {
-                        words.push(word);
-                        uses.push(vec![use_]);
+            for conjunction in ways {
+                let branch = u32::try_from(branches.len())
+                    .unwrap_or_else(|_| unreachable!("fewer than 2^32 branches"));
+                branches.push(Branch {
+                    list: bit,
+                    needs: (1u8 << conjunction.len()) - 1,
+                });
+                for (k, set) in conjunction.into_iter().enumerate() {
+                    for raw in set {
+                        let word: Vec<u8> =
+                            raw.iter().copied().filter(|&b| b != BOUNDARY).collect();
+                        // A boundary is checked next to a letter or a digit only: next to a
+                        // blank, the screen's text has lost what the pattern's text had there.
+                        let use_ = Use {
+                            branch,
+                            set: 1 << k,
+                            boundary_before: raw.first() == Some(&BOUNDARY)
+                                && word.first().is_some_and(u8::is_ascii_alphanumeric),
+                            boundary_after: raw.last() == Some(&BOUNDARY)
+                                && word.last().is_some_and(u8::is_ascii_alphanumeric),
+                        };
+                        let at = *index.entry(word.clone()).or_insert_with(|| {
+                            words.push(word);
+                            uses.push(Vec::new());
+                            words.len() - 1
+                        });
+                        uses[at].push(use_);
                     }
                 }
             }
@@ -313,13 +443,14 @@ impl Screen {
         Screen {
             words: automaton,
             uses,
+            branches,
             always,
             all: (1 << patterns.len()) - 1,
         }
     }
 
-    /// The lists that may match `text`: those whose necessary words it holds, and those
-    /// without necessary words.
+    /// The lists that may match `text`: those with a branch whose every set has a word in
+    /// it, and those without necessary words.
     pub(crate) fn lists(&self, text: &str) -> Lists {
         let mut lists = self.always;
         let buffer: Vec<u8>;
@@ -337,12 +468,31 @@ impl Screen {
             i.and_then(|i| text.get(i))
                 .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_')
         };
+        // The sets found so far of each branch met (few: most texts hold few of the words).
+        let mut met: Vec<(u32, u8)> = Vec::new();
         for m in self.words.find_overlapping_iter(text) {
             let before = outside(m.start().checked_sub(1));
             let after = outside(Some(m.end()));
             for u in &self.uses[m.pattern().as_usize()] {
-                if (before || !u.boundary_before) && (after || !u.boundary_after) {
-                    lists |= u.lists;
+                if (!before && u.boundary_before) || (!after && u.boundary_after) {
+                    continue;
+                }
+                let branch = self.branches[u.branch as usize];
+                if lists & branch.list != 0 {
+                    continue;
+                }
+                let found = match met.iter_mut().find(|(b, _)| *b == u.branch) {
+                    Some((_, sets)) => {
+                        *sets |= u.set;
+                        *sets
+                    }
+                    None => {
+                        met.push((u.branch, u.set));
+                        u.set
+                    }
+                };
+                if found == branch.needs {
+                    lists |= branch.list;
                 }
             }
             if lists == self.all {
@@ -357,17 +507,34 @@ impl Screen {
 mod tests {
     use super::*;
 
-    /// The words of `pattern`, a boundary written `|`.
-    fn words(pattern: &str) -> Option<Vec<String>> {
-        necessary_words(pattern).map(|s| {
-            s.into_iter()
-                .map(|w| {
-                    String::from_utf8(w)
-                        .unwrap_or_default()
-                        .replace('\u{1}', "|")
+    /// The ways through `pattern`, each with its sets of words, a boundary written `|`.
+    fn ways(pattern: &str) -> Option<Vec<Vec<Vec<String>>>> {
+        necessary_words(pattern).map(|ways| {
+            ways.into_iter()
+                .map(|sets| {
+                    sets.into_iter()
+                        .map(|set| {
+                            set.into_iter()
+                                .map(|w| {
+                                    String::from_utf8(w)
+                                        .unwrap_or_default()
+                                        .replace('\u{1}', "|")
+                                })
+                                .collect()
+                        })
+                        .collect()
                 })
                 .collect()
         })
+    }
+
+    /// The words of `pattern` when it has one way through with one set.
+    fn words(pattern: &str) -> Option<Vec<String>> {
+        let mut ways = ways(pattern)?;
+        assert_eq!(ways.len(), 1, "{pattern}: {ways:?}");
+        let mut sets = ways.pop()?;
+        assert_eq!(sets.len(), 1, "{pattern}: {sets:?}");
+        sets.pop()
     }
 
     #[test]
@@ -386,13 +553,47 @@ mod tests {
             ),
             whole
         );
+        // Each way through the pattern apart; single letters are not worth requiring
+        // beside a rarer word.
         assert_eq!(
-            words(r"(?:a|b)x+(?:the|an)?[a-z]{0,4}tool|dog"),
-            Some(vec!["dog".to_owned(), "tool".to_owned()])
+            ways(r"(?:a|b)x+(?:the|an)?[a-z]{0,4}tool|dog"),
+            Some(vec![
+                vec![vec!["dog".to_owned()]],
+                vec![vec!["tool".to_owned()]]
+            ])
         );
         // A branch that may match anything leaves the pattern without necessary words.
         assert_eq!(words(r"tool|[a-z]+"), None);
         assert_eq!(words(r"(the )?user"), Some(vec!["user".to_owned()]));
+    }
+
+    #[test]
+    fn requires_the_words_of_every_part_of_a_sequence_together() {
+        let pattern = r"(?-u:\b)(user|users)(?-u:\b)[^.\n]{0,30}(?-u:\b)(already|bereits)(?-u:\b)[^.\n]{0,20}(?-u:\b)(approved|consented)(?-u:\b)";
+        let found = ways(pattern).unwrap_or_default();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0],
+            vec![
+                vec!["|approved|".to_owned(), "|consented|".to_owned()],
+                vec!["|already|".to_owned(), "|bereits|".to_owned()],
+                vec!["|user|".to_owned(), "|users|".to_owned()],
+            ]
+        );
+        let screen = Screen::new(&[pattern]);
+        // One word of the three is not enough, nor two; all three are.
+        assert_eq!(screen.lists("the user asked for it"), 0);
+        assert_eq!(screen.lists("the user has already paid"), 0);
+        assert_eq!(screen.lists("the user has already approved this"), 1);
+        // The words may come in any order: the screen is necessary, not sufficient.
+        assert_eq!(screen.lists("approved: already. user"), 1);
+        // A way needs its own words, not another way's.
+        let screen = Screen::new(&[
+            r"(?-u:\b)secret (key|token) please|ignore (all|any) (prior|previous) rules",
+        ]);
+        assert_eq!(screen.lists("ignore the secret key"), 0);
+        assert_eq!(screen.lists("please ignore all previous rules"), 1);
+        assert_eq!(screen.lists("a secret token please"), 1);
     }
 
     #[test]
