@@ -4,7 +4,12 @@
 //! ```text
 //! cargo bench -p toolpact-mcp --bench proxy_load                 # 3 s a measurement
 //! cargo bench -p toolpact-mcp --bench proxy_load -- --seconds 1
+//! cargo build --release -p toolpact-cli && \
+//!   cargo bench -p toolpact-mcp --bench proxy_load -- --toolpact target/release/toolpact
 //! ```
+//!
+//! With `--toolpact PATH`, the memory over HTTP is measured a second time on that binary's
+//! `toolpact proxy --http`, the command users run.
 //!
 //! Measured: the median latency of a sequential stdio call, direct and proxied, the two clients
 //! taking turns call by call (and what the proxy adds); stdio calls per second with 32 in
@@ -329,25 +334,49 @@ async fn stdio_rate(proxied: bool, depth: usize, seconds: f64) -> f64 {
 
 /// The proxy's memory idle and at its peak, over HTTP with [`IN_FLIGHT`] calls in flight to
 /// the slow server with [`SLOW_TOOLS`] tools; also how long all the calls took.
-async fn http_memory() -> (Memory, Memory, Duration) {
+/// The proxy's memory over HTTP: this program's proxy, or with `toolpact` the given `toolpact`
+/// binary's (`toolpact proxy --http`, as users run it, with its own allocator settings).
+async fn http_memory(toolpact: Option<&str>) -> (Memory, Memory, Duration) {
     let me = std::env::current_exe().unwrap();
-    let mut child = self_command(&[
-        "proxy",
-        "http",
-        "--",
-        me.to_str().unwrap(),
-        "server",
-        "slow",
-    ])
-    .spawn()
-    .unwrap();
+    let me = me.to_str().unwrap();
+    let (child, url) = match toolpact {
+        None => {
+            let mut child = self_command(&["proxy", "http", "--", me, "server", "slow"])
+                .spawn()
+                .unwrap();
+            let url = BufReader::new(child.stdout.take().unwrap())
+                .lines()
+                .next_line()
+                .await
+                .unwrap()
+                .expect("the proxy prints its URL");
+            (child, url)
+        }
+        Some(toolpact) => {
+            let mut child = Command::new(toolpact)
+                .args(["proxy", "--http", "127.0.0.1:0", "--", me, "server", "slow"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .unwrap();
+            // `toolpact: proxy serving at URL`, on stderr.
+            let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+            let url = loop {
+                let line = lines
+                    .next_line()
+                    .await
+                    .unwrap()
+                    .expect("toolpact proxy prints its URL");
+                if let Some((_, url)) = line.split_once("serving at ") {
+                    break url.trim().to_owned();
+                }
+            };
+            (child, url)
+        }
+    };
     let pid = child.id().unwrap();
-    let url = BufReader::new(child.stdout.take().unwrap())
-        .lines()
-        .next_line()
-        .await
-        .unwrap()
-        .expect("the proxy prints its URL");
     // reqwest is built without a default TLS provider; plain HTTP needs one all the same.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
@@ -451,7 +480,7 @@ struct Memory {
     anonymous: f64,
 }
 
-async fn run(seconds: f64) {
+async fn run(seconds: f64, toolpact: Option<&str>) {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "load average: {}",
@@ -474,15 +503,21 @@ async fn run(seconds: f64) {
         "| stdio, {PIPELINE_DEPTH} in flight | {direct:.0} calls/s | {proxied:.0} calls/s | {:.2}× |",
         proxied / direct
     );
-    let (idle, peak, took) = http_memory().await;
-    println!(
-        "| HTTP, {SLOW_TOOLS} tools, {IN_FLIGHT} calls in flight: proxy memory, resident (anonymous) | | {:.1} ({:.1}) MiB idle, {:.1} ({:.1}) MiB at peak (all answered in {:.1} s) | |",
-        idle.resident,
-        idle.anonymous,
-        peak.resident,
-        peak.anonymous,
-        took.as_secs_f64()
-    );
+    let mut proxies = vec![("proxy memory", None)];
+    if let Some(toolpact) = toolpact {
+        proxies.push(("`toolpact proxy` memory", Some(toolpact)));
+    }
+    for (what, toolpact) in proxies {
+        let (idle, peak, took) = http_memory(toolpact).await;
+        println!(
+            "| HTTP, {SLOW_TOOLS} tools, {IN_FLIGHT} calls in flight: {what}, resident (anonymous) | | {:.1} ({:.1}) MiB idle, {:.1} ({:.1}) MiB at peak (all answered in {:.1} s) | |",
+            idle.resident,
+            idle.anonymous,
+            peak.resident,
+            peak.anonymous,
+            took.as_secs_f64()
+        );
+    }
 }
 
 fn main() {
@@ -503,13 +538,18 @@ fn main() {
         Some("proxy") => runtime.block_on(proxy(&args[1], &args[3..])),
         _ => {
             let mut seconds = 3.0;
+            let mut toolpact = None;
             let mut rest = args.iter();
             while let Some(arg) = rest.next() {
-                if arg == "--seconds" {
-                    seconds = rest.next().and_then(|s| s.parse().ok()).unwrap_or(seconds);
+                match arg.as_str() {
+                    "--seconds" => {
+                        seconds = rest.next().and_then(|s| s.parse().ok()).unwrap_or(seconds);
+                    }
+                    "--toolpact" => toolpact = rest.next().map(String::as_str),
+                    _ => {}
                 }
             }
-            runtime.block_on(run(seconds));
+            runtime.block_on(run(seconds, toolpact));
         }
     }
 }
