@@ -22,15 +22,19 @@ use std::collections::BTreeSet;
 /// The most strings a set of possible matches holds before it is given up.
 const MAX_SET: usize = 256;
 
+/// The most strings a run of a sequence spells before it is cut: past this, the words of its
+/// parts, required together, rule out nearly as much with fewer words to search for.
+const MAX_PRODUCT: usize = 128;
+
 /// The most ways (branches) a pattern's requirement is kept apart before they are merged.
 const MAX_BRANCHES: usize = 512;
 
 /// The most sets a branch requires together: the rarest ones are kept.
 const MAX_FACTORS: usize = 3;
 
-/// The shortest word of a set that is required beside a rarer one: a shorter word occurs in
-/// most texts, costs the search a match at each occurrence and rules out little.
-const MIN_SECOND: usize = 5;
+/// The shortest word of a set that is required beside a rarer one: a single character
+/// occurs in nearly every text and rules out nothing.
+const MIN_SECOND: usize = 2;
 
 /// A set of strings.
 type Set = BTreeSet<Vec<u8>>;
@@ -68,19 +72,29 @@ fn implies(a: &Set, b: &Set) -> bool {
 }
 
 /// The rarest sets of `sets`, at most [`MAX_FACTORS`], none implied by a rarer one kept,
-/// and after the first none with a word shorter than [`MIN_SECOND`].
+/// and after the first only those [`worth_requiring`].
 fn rarest(mut sets: Vec<Set>) -> Conjunction {
     sets.sort_by_key(|s| std::cmp::Reverse(rank(s)));
     let mut out: Conjunction = Vec::new();
     for set in sets {
-        if out.len() == MAX_FACTORS || (!out.is_empty() && rank(&set).0 < MIN_SECOND) {
+        if out.len() == MAX_FACTORS {
             break;
+        }
+        if !out.is_empty() && !worth_requiring(&set) {
+            continue;
         }
         if !out.iter().any(|kept| implies(kept, &set)) {
             out.push(set);
         }
     }
     out
+}
+
+/// Whether a set is worth requiring beside a rarer one: none of its words is shorter than
+/// [`MIN_SECOND`] (boundaries left out).
+fn worth_requiring(set: &Set) -> bool {
+    set.iter()
+        .all(|w| w.iter().filter(|&&b| b != BOUNDARY).count() >= MIN_SECOND)
 }
 
 /// The rarest single set of a conjunction.
@@ -138,7 +152,7 @@ fn squeezed(bytes: &[u8]) -> Vec<u8> {
 
 /// Every string of `a` followed by every string of `b`, unless there are too many.
 fn product(a: &Set, b: &Set) -> Option<Set> {
-    if a.len() * b.len() > MAX_SET {
+    if a.len() * b.len() > MAX_PRODUCT {
         return None;
     }
     Some(
@@ -381,8 +395,10 @@ struct Branch {
 pub(crate) struct Screen {
     /// The words of every list, without their boundaries.
     words: AhoCorasick,
-    /// How each word is necessary.
-    uses: Vec<Vec<Use>>,
+    /// How each word is necessary: word `i`'s uses are `uses[starts[i]..starts[i + 1]]`.
+    uses: Vec<Use>,
+    /// Where each word's uses start in `uses`, and their end.
+    starts: Vec<u32>,
     /// Every branch of every list.
     branches: Vec<Branch>,
     /// The lists without necessary words: always searched.
@@ -396,7 +412,9 @@ impl Screen {
     pub(crate) fn new(patterns: &[&str]) -> Screen {
         let mut words: Vec<Vec<u8>> = Vec::new();
         let mut index: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
-        let mut uses: Vec<Vec<Use>> = Vec::new();
+        // (word, use), gathered first: the screen's own tables are made once the reading of
+        // the patterns has freed what it held, in two allocations rather than one per word.
+        let mut found: Vec<(u32, Use)> = Vec::new();
         let mut branches: Vec<Branch> = Vec::new();
         let mut always = 0;
         for (i, pattern) in patterns.iter().enumerate() {
@@ -428,21 +446,39 @@ impl Screen {
                         };
                         let at = *index.entry(word.clone()).or_insert_with(|| {
                             words.push(word);
-                            uses.push(Vec::new());
                             words.len() - 1
                         });
-                        uses[at].push(use_);
+                        let at = u32::try_from(at)
+                            .unwrap_or_else(|_| unreachable!("fewer than 2^32 words"));
+                        found.push((at, use_));
                     }
                 }
             }
         }
+        drop(index);
         let automaton = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
             .build(&words)
             .unwrap_or_else(|e| unreachable!("the screen's words do not compile: {e}"));
+        drop(words);
+        // Stable: a word's uses keep the order of the lists and branches.
+        found.sort_by_key(|&(word, _)| word);
+        let mut starts = Vec::with_capacity(automaton.patterns_len() + 1);
+        let mut uses = Vec::with_capacity(found.len());
+        for (word, use_) in found {
+            while starts.len() <= word as usize {
+                starts.push(u32::try_from(uses.len()).unwrap_or(u32::MAX));
+            }
+            uses.push(use_);
+        }
+        while starts.len() <= automaton.patterns_len() {
+            starts.push(u32::try_from(uses.len()).unwrap_or(u32::MAX));
+        }
+        branches.shrink_to_fit();
         Screen {
             words: automaton,
             uses,
+            starts,
             branches,
             always,
             all: (1 << patterns.len()) - 1,
@@ -473,7 +509,9 @@ impl Screen {
         for m in self.words.find_overlapping_iter(text) {
             let before = outside(m.start().checked_sub(1));
             let after = outside(Some(m.end()));
-            for u in &self.uses[m.pattern().as_usize()] {
+            let word = m.pattern().as_usize();
+            let (from, to) = (self.starts[word] as usize, self.starts[word + 1] as usize);
+            for u in &self.uses[from..to] {
                 if (!before && u.boundary_before) || (!after && u.boundary_after) {
                     continue;
                 }
