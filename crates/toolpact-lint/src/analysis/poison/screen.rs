@@ -3,8 +3,9 @@
 //! branches of its alternations, kept apart up to a bound), and each way as up to three sets
 //! of words of which every match taking it holds one *each*: "user … already … approved"
 //! needs a word of each of its three parts, not only "user". One pass of a literal
-//! automaton over a text says which lists can match it at all; the others are not searched. Most texts match no list: they never reach the regular expressions
-//! (which are compiled only when some text needs them), so their search caches stay small.
+//! automaton over a text says which lists can match it at all; the others are not searched.
+//! Most texts match no list: they never reach the regular expressions (which are compiled
+//! only when some text needs them), so their search caches stay small.
 //!
 //! The words are *necessary*, not sufficient: a list the screen lets through is searched in
 //! full, so what the patterns find is what they found without the screen.
@@ -363,11 +364,8 @@ pub(crate) fn necessary_words(pattern: &str) -> Option<Vec<Conjunction>> {
     let hir = regex_syntax::Parser::new()
         .parse(pattern)
         .unwrap_or_else(|e| unreachable!("a pattern does not parse: {e}"));
-    let lit = literals(&hir);
-    match lit.branches {
-        Some(branches) => Some(branches),
-        None => one(lit.exact.as_ref().and_then(as_factor)),
-    }
+    // A node whose strings are a factor has them as its one branch already.
+    literals(&hir).branches
 }
 
 /// A bit for each pattern list a text may match.
