@@ -29,7 +29,8 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
-use futures::{Stream, StreamExt};
+use futures::future::ready;
+use futures::{FutureExt, Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use rmcp::model::{
@@ -952,43 +953,123 @@ where
         Poll::Ready(Ok(()))
     }
 
+    /// The checks that need no body are made here, before any future exists; what is left to
+    /// wait for (the body, then the session) is kept small, since it is held for as long as
+    /// the call runs, once for each call in flight.
     fn call(&mut self, request: Request) -> Self::Future {
-        let checked = Arc::clone(&self.0);
-        // rmcp's service is called by `&mut`: the one copy a request makes of it.
-        let session = checked.1.clone();
-        Box::pin(async move { Ok(check_request(&checked.0, session, request).await) })
+        let (guard, service) = &*self.0;
+        let origin = request.headers().get(header::ORIGIN).cloned();
+        if let Some(origin) = &origin
+            && let Some(response) = cross_origin(guard, origin, &request)
+        {
+            return Box::pin(ready(Ok(response)));
+        }
+        let answer = match admit(guard, request) {
+            Admitted::Answer(response) => return Box::pin(ready(Ok(with_cors(response, origin)))),
+            Admitted::Post(id, request) => post(Arc::clone(&self.0), id, request).boxed(),
+            Admitted::Delete(request) => run(service.clone(), request)
+                .map(|response| {
+                    if response.status() == StatusCode::ACCEPTED {
+                        StatusCode::NO_CONTENT.into_response()
+                    } else {
+                        response
+                    }
+                })
+                .boxed(),
+            Admitted::Other(request) => run(service.clone(), request).boxed(),
+        };
+        Box::pin(answer.map(move |response| Ok(with_cors(response, origin))))
     }
 }
 
-/// Origin (and the CORS answers for an allowed one), then bearer token, then the request: the
-/// cheapest refusals first, and no body is read for a request that is refused anyway.
-async fn check_request<H>(guard: &Guard, session: McpService<H>, request: Request) -> Response
-where
-    H: rmcp::ServerHandler + Send + 'static,
-{
-    let origin = request.headers().get(header::ORIGIN).cloned();
-    if let Some(origin) = &origin {
-        let parsed = origin.to_str().ok().and_then(AllowedOrigin::parse);
-        let allowed = parsed.is_some_and(|o| guard.origins.iter().any(|a| a.allows(&o)));
-        if !allowed {
-            tracing::warn!(
-                ?origin,
-                "refused a request from an origin that is not allowed"
+/// What becomes of a request once the checks that need no body are made.
+enum Admitted {
+    /// Refused or answered without the session.
+    Answer(Response),
+    /// A message for the session, with the session's id if the request named one.
+    Post(Option<HeaderValue>, Request),
+    /// The end of a session that exists (or of none, when the request named none).
+    Delete(Request),
+    /// Anything else (a GET for the session's stream): rmcp answers it.
+    Other(Request),
+}
+
+/// The answer to a request from an origin that is not allowed (403), or to the CORS preflight
+/// of one that is; `None` for any other request from an allowed origin.
+fn cross_origin(guard: &Guard, origin: &HeaderValue, request: &Request) -> Option<Response> {
+    let parsed = origin.to_str().ok().and_then(AllowedOrigin::parse);
+    let allowed = parsed.is_some_and(|o| guard.origins.iter().any(|a| a.allows(&o)));
+    if !allowed {
+        tracing::warn!(
+            ?origin,
+            "refused a request from an origin that is not allowed"
+        );
+        return Some(plain(
+            StatusCode::FORBIDDEN,
+            "Forbidden: the Origin header is not an allowed origin",
+        ));
+    }
+    (request.method() == Method::OPTIONS
+        && request
+            .headers()
+            .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD))
+    .then(|| preflight(origin.clone(), request.headers()))
+}
+
+/// The bearer token, the declared size of a body and the session a `DELETE` names: the cheap
+/// refusals, made before any body is read.
+fn admit(guard: &Guard, request: Request) -> Admitted {
+    if let Some(token) = &guard.token {
+        let presented = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim());
+        if !presented.is_some_and(|p| same_secret(p.as_bytes(), token.as_bytes())) {
+            let mut response = plain(
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
             );
-            return plain(
-                StatusCode::FORBIDDEN,
-                "Forbidden: the Origin header is not an allowed origin",
-            );
-        }
-        if request.method() == Method::OPTIONS
-            && request
-                .headers()
-                .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD)
-        {
-            return preflight(origin.clone(), request.headers());
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return Admitted::Answer(response);
         }
     }
-    let mut response = check_and_run(guard, session, request).await;
+    let request = detached(request);
+    // A clone of the header shares its bytes: nothing is copied.
+    let id = request.headers().get("mcp-session-id").cloned();
+    match *request.method() {
+        Method::POST => {
+            let declared = request
+                .headers()
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u64>().ok());
+            if declared.is_some_and(|n| n > guard.max_body_bytes as u64) {
+                return Admitted::Answer(too_large(guard.max_body_bytes));
+            }
+            Admitted::Post(id, request)
+        }
+        Method::DELETE if !guard.stateless => {
+            if let Some(id) = id.as_ref().and_then(|v| v.to_str().ok())
+                && !guard.sessions.activity.contains(id)
+            {
+                return Admitted::Answer(plain(
+                    StatusCode::NOT_FOUND,
+                    "Not Found: there is no session with this Mcp-Session-Id (it ended, or never existed)",
+                ));
+            }
+            Admitted::Delete(request)
+        }
+        _ => Admitted::Other(request),
+    }
+}
+
+/// The CORS headers of an answer to a request from an allowed origin.
+fn with_cors(mut response: Response, origin: Option<HeaderValue>) -> Response {
     if let Some(origin) = origin {
         let headers = response.headers_mut();
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
@@ -1032,56 +1113,6 @@ fn preflight(origin: HeaderValue, headers: &HeaderMap) -> Response {
     response
 }
 
-async fn check_and_run<H>(guard: &Guard, session: McpService<H>, request: Request) -> Response
-where
-    H: rmcp::ServerHandler + Send + 'static,
-{
-    if let Some(token) = &guard.token {
-        let presented = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split_once(' '))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim());
-        if !presented.is_some_and(|p| same_secret(p.as_bytes(), token.as_bytes())) {
-            let mut response = plain(
-                StatusCode::UNAUTHORIZED,
-                "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
-            );
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            return response;
-        }
-    }
-    let request = detached(request);
-    // A clone of the header shares its bytes: nothing is copied.
-    let id = request.headers().get("mcp-session-id").cloned();
-    let id = id.as_ref().and_then(|v| v.to_str().ok());
-    match *request.method() {
-        Method::POST => post(guard, id, session, request).await,
-        Method::DELETE if !guard.stateless => {
-            if let Some(id) = id
-                && !guard.sessions.activity.contains(id)
-            {
-                return plain(
-                    StatusCode::NOT_FOUND,
-                    "Not Found: there is no session with this Mcp-Session-Id (it ended, or never existed)",
-                );
-            }
-            let response = run(session, request).await;
-            if response.status() == StatusCode::ACCEPTED {
-                return StatusCode::NO_CONTENT.into_response();
-            }
-            response
-        }
-        _ => run(session, request).await,
-    }
-}
-
-/// A request whose head owns its bytes.
-///
 /// hyper reads a connection into a buffer of 8 KiB and hands out the request's header values,
 /// its URI and a body that came with them as views of that buffer. rmcp keeps the request's
 /// head for as long as the call runs (its handlers can read the headers), and while a view is
@@ -1114,24 +1145,18 @@ struct Peek {
     method: Option<String>,
 }
 
+/// Reads the body of a message, answers what is answered without the session, and passes the
+/// rest to it.
 async fn post<H>(
-    guard: &Guard,
-    id: Option<&str>,
-    session: McpService<H>,
+    checked: Arc<(Guard, McpService<H>)>,
+    id: Option<HeaderValue>,
     request: Request,
 ) -> Response
 where
     H: rmcp::ServerHandler + Send + 'static,
 {
+    let guard = &checked.0;
     let (parts, body) = request.into_parts();
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > guard.max_body_bytes as u64) {
-        return too_large(guard.max_body_bytes);
-    }
     let bytes = match Limited::new(body, guard.max_body_bytes).collect().await {
         // A small body is a view of hyper's read buffer too (see `detached`).
         Ok(collected) => match collected.to_bytes() {
@@ -1155,12 +1180,13 @@ where
                 .next()
                 .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
         });
+    let id = id.as_ref().and_then(|v| v.to_str().ok());
     if is_json && let Some(response) = answer_before_session(guard, id, &bytes) {
         return response;
     }
     // The body goes on as the bytes it is, not boxed as a body again.
     let request = http::Request::from_parts(parts, Full::new(bytes.clone()));
-    let response = run(session, request).await;
+    let response = run(checked.1.clone(), request).await;
     // rmcp answers a body it cannot read with 415 and a plain message: say what is wrong in
     // JSON-RPC instead. Only a failure pays for this second look at the body.
     if is_json && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
@@ -1261,7 +1287,13 @@ fn unreadable_body(bytes: &[u8]) -> Response {
 }
 
 /// Passes the request to the session; a refused `Host` is answered with what to do about it.
-async fn run<H, B>(mut session: McpService<H>, request: http::Request<B>) -> Response
+///
+/// Not an `async fn`: rmcp's call owns what it needs, and the session's service (a copy of its
+/// whole configuration) is not kept while the call runs.
+fn run<H, B>(
+    mut session: McpService<H>,
+    request: http::Request<B>,
+) -> impl Future<Output = Response> + Send + 'static
 where
     H: rmcp::ServerHandler + Send + 'static,
     B: hyper::body::Body + Send + 'static,
@@ -1269,29 +1301,35 @@ where
     B::Data: Send + 'static,
 {
     let host = request.headers().get(header::HOST).cloned();
-    let response = match tower_service::Service::call(&mut session, request).await {
-        Ok(response) => response.map(Body::new),
-        Err(never) => match never {},
-    };
-    // The Origin was checked above, and rmcp checks only the Host: a 403 here is the Host.
-    if response.status() == StatusCode::FORBIDDEN {
-        let host = host
-            .as_ref()
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_owned();
-        let name = host
-            .parse::<http::uri::Authority>()
-            .map_or(host.clone(), |a| a.host().to_owned());
-        tracing::warn!(host, "refused a request for a Host that is not allowed");
-        return plain(
-            StatusCode::FORBIDDEN,
-            &format!(
-                "Forbidden: this server does not answer to the Host {host:?} (DNS-rebinding protection); a server reached under another name or address than localhost must allow it (allowed hosts; `toolpact serve --allow-host {name}`)"
-            ),
-        );
-    }
-    response
+    tower_service::Service::call(&mut session, request).map(move |response| {
+        let response = match response {
+            Ok(response) => response.map(Body::new),
+            Err(never) => match never {},
+        };
+        // The Origin was checked above, and rmcp checks only the Host: a 403 here is the Host.
+        if response.status() == StatusCode::FORBIDDEN {
+            return refused_host(host.as_ref());
+        }
+        response
+    })
+}
+
+/// The answer to a request for a `Host` that is not allowed, with what to do about it.
+fn refused_host(host: Option<&HeaderValue>) -> Response {
+    let host = host
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let name = host
+        .parse::<http::uri::Authority>()
+        .map_or(host.clone(), |a| a.host().to_owned());
+    tracing::warn!(host, "refused a request for a Host that is not allowed");
+    plain(
+        StatusCode::FORBIDDEN,
+        &format!(
+            "Forbidden: this server does not answer to the Host {host:?} (DNS-rebinding protection); a server reached under another name or address than localhost must allow it (allowed hosts; `toolpact serve --allow-host {name}`)"
+        ),
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1409,6 +1447,21 @@ fn json_rpc_error(error: ErrorData) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A call in flight over HTTP keeps the future that reads its body and waits for the
+    /// session, once for each call: it holds the request's head and little more (it held
+    /// several copies of the request and of the session's configuration, 3.2 KB).
+    #[test]
+    fn a_call_in_flight_keeps_a_small_future() {
+        use crate::server::Bare;
+        fn future_size<A, F: Future>(_: &impl Fn(A) -> F) -> usize {
+            std::mem::size_of::<F>()
+        }
+        let post = |(checked, request): (Arc<(Guard, McpService<Bare>)>, Request)| {
+            post(checked, None, request)
+        };
+        assert!(future_size(&post) <= 1024, "{} bytes", future_size(&post));
+    }
 
     #[test]
     fn a_detached_head_is_the_same_request_in_bytes_of_its_own() {

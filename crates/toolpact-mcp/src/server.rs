@@ -32,7 +32,7 @@ use rmcp::model::{
     ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
     Tool as RmcpTool, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 use std::any::Any;
@@ -514,11 +514,15 @@ impl ServerHandler for Handler {
         self.shared.tools.iter().find(|t| t.name == name).cloned()
     }
 
-    async fn call_tool(
+    /// Not an `async fn`: rmcp runs each request in a task as large as its largest handler's
+    /// future, and an `async fn` keeps its arguments (the request and its context) beside the
+    /// future it awaits. The call is prepared here; the future holds the dispatch and what the
+    /// answer needs.
+    fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + MaybeSendFuture + '_ {
         // The known versions are static strings: reading the version copies nothing.
         let version = context.protocol_version();
         let RequestContext {
@@ -566,34 +570,40 @@ impl ServerHandler for Handler {
             Arc::clone(&self.session),
             extensions.get::<RequestStream>().cloned(),
         )));
-        // The handler runs in this task, so that the requests it sends the client (sampling,
-        // elicitation) ride this request's stream. A `notifications/cancelled` sets its
-        // cancellation flag; the handler decides how soon to stop, within the time limit.
-        // The call is moved into the dispatch: the arguments reach the handler uncopied.
-        let dispatching = toolpact::dispatch_owned(&self.shared.registry, call, &options);
-        tokio::pin!(dispatching);
-        let dispatched = tokio::select! {
-            // The call first: most answer on their first poll, and then the cancellation
-            // token is never waited on (waiting registers with it, under its lock).
-            biased;
-            dispatched = &mut dispatching => dispatched,
-            () = ct.cancelled() => {
-                cancellation.cancel();
-                dispatching.await
-            }
-        };
-        if dispatched.is_protocol_error() {
-            // MCP: an unknown tool is a protocol error (-32602), not a tool result.
-            return Err(ErrorData::invalid_params(
-                dispatched.result.text_content(),
-                None,
+        async move {
+            // The handler runs in this task, so that the requests it sends the client
+            // (sampling, elicitation) ride this request's stream. A `notifications/cancelled`
+            // sets its cancellation flag; the handler decides how soon to stop, within the
+            // time limit. The call is moved into the dispatch: the arguments reach the handler
+            // uncopied.
+            let mut dispatching = std::pin::pin!(toolpact::dispatch_owned(
+                &self.shared.registry,
+                call,
+                &options
             ));
+            let dispatched = tokio::select! {
+                // The call first: most answer on their first poll, and then the cancellation
+                // token is never waited on (waiting registers with it, under its lock).
+                biased;
+                dispatched = &mut dispatching => dispatched,
+                () = ct.cancelled() => {
+                    cancellation.cancel();
+                    dispatching.await
+                }
+            };
+            if dispatched.is_protocol_error() {
+                // MCP: an unknown tool is a protocol error (-32602), not a tool result.
+                return Err(ErrorData::invalid_params(
+                    dispatched.result.text_content(),
+                    None,
+                ));
+            }
+            let version = version
+                .as_ref()
+                .map_or(protocol::PROTOCOL_VERSIONS[0], ProtocolVersion::as_str);
+            let result: CallToolResult = convert::result_to_rmcp(dispatched.result, version);
+            Ok(CallToolResponse::Complete(result))
         }
-        let version = version
-            .as_ref()
-            .map_or(protocol::PROTOCOL_VERSIONS[0], ProtocolVersion::as_str);
-        let result: CallToolResult = convert::result_to_rmcp(dispatched.result, version);
-        Ok(CallToolResponse::Complete(result))
     }
 
     async fn set_level(
@@ -882,4 +892,38 @@ mod tests {
             assert_eq!(err.code, rmcp::model::ErrorCode::INVALID_PARAMS);
         }
     }
+
+    /// rmcp spawns each request in a task as large as its handler's largest future: a call in
+    /// flight must cost no more than it does with a handler that has no methods at all.
+    #[test]
+    fn a_call_in_flight_costs_what_rmcp_needs() {
+        let (toolpact, bare) = (request_task_size::<Handler>(), request_task_size::<Bare>());
+        assert!(
+            toolpact <= bare,
+            "{toolpact} bytes a request against rmcp's {bare}"
+        );
+    }
 }
+
+/// The size of the task rmcp spawns for each request to a handler of type `H` (the future of
+/// its `handle_request`).
+#[cfg(test)]
+pub(crate) fn request_task_size<H: ServerHandler + 'static>() -> usize {
+    fn size<A, F: Future>(_: &impl Fn(A) -> F) -> usize {
+        std::mem::size_of::<F>()
+    }
+    type Request = rmcp::model::ClientRequest;
+    size(
+        &|(handler, request, context): (&'static H, Request, RequestContext<RoleServer>)| {
+            rmcp::Service::<RoleServer>::handle_request(handler, request, context)
+        },
+    )
+}
+
+/// A handler with none of its own methods: the least rmcp's request task can be.
+#[cfg(test)]
+#[derive(Clone)]
+pub(crate) struct Bare;
+
+#[cfg(test)]
+impl ServerHandler for Bare {}

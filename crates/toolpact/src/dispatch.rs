@@ -18,7 +18,7 @@ use crate::result::ToolResult;
 use crate::tool::Tool;
 use crate::validate::{ArgumentErrors, DEFAULT_MESSAGE_LIMIT, check};
 use futures::FutureExt;
-use futures::future::{Either, select};
+use futures::future::{Either, ready, select};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::any::Any;
@@ -360,12 +360,13 @@ fn read_back(
 /// read, and the registry keeps serving.
 ///
 /// The handler gets its own copy of the arguments; [`dispatch_owned`] moves them
-/// instead, which saves a deep copy of large arguments.
-pub async fn dispatch(
-    registry: &Registry,
+/// instead, which saves a deep copy of large arguments. The call is checked when this
+/// function is called; the future runs the handler.
+pub fn dispatch<'a>(
+    registry: &'a Registry,
     call: &ToolCall,
-    options: &DispatchOptions,
-) -> Dispatched {
+    options: &'a DispatchOptions,
+) -> impl Future<Output = Dispatched> + Send + 'a {
     let mut checked = check_call(registry, call, options);
     let reply_to = ReplyTo::of(call);
     let arguments = checked.arguments.take().or_else(|| {
@@ -373,17 +374,17 @@ pub async fn dispatch(
             .then(|| call.arguments.as_ref().ok().cloned())
             .flatten()
     });
-    run(checked, arguments, reply_to, options).await
+    run(checked, arguments, reply_to, options)
 }
 
 /// [`dispatch`] for a call the caller no longer needs: the arguments are
 /// validated in place and then moved into the handler. Answer the call with
 /// [`Dispatched::reply`].
-pub async fn dispatch_owned(
-    registry: &Registry,
+pub fn dispatch_owned<'a>(
+    registry: &'a Registry,
     call: ToolCall,
-    options: &DispatchOptions,
-) -> Dispatched {
+    options: &'a DispatchOptions,
+) -> impl Future<Output = Dispatched> + Send + 'a {
     let mut checked = check_call(registry, &call, options);
     let ToolCall {
         format,
@@ -397,16 +398,20 @@ pub async fn dispatch_owned(
         (None, true) => arguments.ok(),
         (None, false) => None,
     };
-    run(checked, arguments, reply_to, options).await
+    run(checked, arguments, reply_to, options)
 }
 
 /// Runs the handler of a checked call with its (validated) arguments.
-async fn run(
-    checked: Checked<'_>,
+///
+/// Not `async fn`s, this one and the two above: an `async fn` keeps its arguments beside the
+/// future it awaits, and a server keeps this future for each call in flight. What needs no
+/// waiting is done before the future is made.
+fn run<'a>(
+    checked: Checked<'a>,
     arguments: Option<Value>,
     reply_to: ReplyTo,
-    options: &DispatchOptions,
-) -> Dispatched {
+    options: &'a DispatchOptions,
+) -> impl Future<Output = Dispatched> + Send + 'a {
     let tool = checked.tool;
     if checked.outcome != Outcome::Ok {
         let message = checked.message.unwrap_or_default();
@@ -414,25 +419,25 @@ async fn run(
             Dispatched::new(reply_to, tool, ToolResult::error(message), checked.outcome);
         dispatched.repairs = checked.repairs;
         dispatched.read_back = checked.read_back;
-        return dispatched;
+        return Either::Left(ready(dispatched));
     }
     let (Some(registered), Some(arguments)) = (checked.registered, arguments) else {
-        return Dispatched::new(
+        return Either::Left(ready(Dispatched::new(
             reply_to,
             tool,
             ToolResult::error("Internal error."),
             Outcome::NoHandler,
-        );
+        )));
     };
     let name = registered.tool().name.as_str();
     let Some(handler) = registered.handler() else {
         tracing::error!(tool = %name, "tool has no handler");
-        return Dispatched::new(
+        return Either::Left(ready(Dispatched::new(
             reply_to,
             Some(name),
             ToolResult::error(format!("{name} is not available right now.")),
             Outcome::NoHandler,
-        );
+        )));
     };
     let ctx = CallContext {
         cancellation: options.cancellation.clone().unwrap_or_default(),
@@ -444,80 +449,82 @@ async fn run(
     let cancellation = ctx.cancellation.clone();
     // The handler's future is boxed already, so the guard around it needs no box of its own.
     let mut run = AssertUnwindSafe(handler.call(arguments, ctx)).catch_unwind();
-    // Most handlers answer on their first poll: the timer (which wakes a helper thread
-    // when it is created and dropped) is only started for those that do not.
-    let finished = match (&mut run).now_or_never() {
-        Some(done) => Either::Left((done, ())),
-        None => match select(run, futures_timer::Delay::new(options.time_limit)).await {
-            Either::Left((done, _)) => Either::Left((done, ())),
-            Either::Right(((), _)) => Either::Right(((), ())),
-        },
-    };
-    let (mut result, outcome) = match finished {
-        Either::Left((Ok(Ok(result)), _)) => (result, Outcome::Ok),
-        Either::Left((Ok(Err(ToolError::ForModel(message))), _)) => {
-            (ToolResult::error(message), Outcome::HandlerError)
+    Either::Right(async move {
+        // Most handlers answer on their first poll: the timer (which wakes a helper thread
+        // when it is created and dropped) is only started for those that do not.
+        let finished = match (&mut run).now_or_never() {
+            Some(done) => Either::Left((done, ())),
+            None => match select(run, futures_timer::Delay::new(options.time_limit)).await {
+                Either::Left((done, _)) => Either::Left((done, ())),
+                Either::Right(((), _)) => Either::Right(((), ())),
+            },
+        };
+        let (mut result, outcome) = match finished {
+            Either::Left((Ok(Ok(result)), _)) => (result, Outcome::Ok),
+            Either::Left((Ok(Err(ToolError::ForModel(message))), _)) => {
+                (ToolResult::error(message), Outcome::HandlerError)
+            }
+            Either::Left((Ok(Err(ToolError::Internal(details))), _)) => {
+                tracing::error!(tool = %name, error = %details, "tool failed");
+                (
+                    ToolResult::error(format!(
+                        "{name} failed with an internal error. Try again later."
+                    )),
+                    Outcome::HandlerError,
+                )
+            }
+            Either::Left((Err(panic), _)) => {
+                let details = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "non-string panic payload".to_owned());
+                tracing::error!(tool = %name, panic = %details, "tool panicked");
+                (
+                    ToolResult::error(format!(
+                        "{name} failed with an internal error. Try again later."
+                    )),
+                    Outcome::Panicked,
+                )
+            }
+            Either::Right(((), _)) => {
+                cancellation.cancel();
+                tracing::warn!(tool = %name, limit = ?options.time_limit, "tool timed out");
+                (
+                    ToolResult::error(format!(
+                        "{name} did not finish within {} and was stopped. Try again, perhaps with a narrower request.",
+                        crate::wording::human_duration(options.time_limit)
+                    )),
+                    Outcome::TimedOut,
+                )
+            }
+        };
+        let mut outcome = outcome;
+        if outcome == Outcome::Ok
+            && !result.is_error
+            && let Some(problem) = output_problem(registered, &result)
+        {
+            tracing::error!(tool = %name, problem = %problem, "tool output breaks its output schema; not sent");
+            result = ToolResult::error(format!(
+                "{name} failed with an internal error. Try again later."
+            ));
+            outcome = Outcome::InvalidOutput;
         }
-        Either::Left((Ok(Err(ToolError::Internal(details))), _)) => {
-            tracing::error!(tool = %name, error = %details, "tool failed");
-            (
-                ToolResult::error(format!(
-                    "{name} failed with an internal error. Try again later."
-                )),
-                Outcome::HandlerError,
-            )
+        if !checked.repairs.is_empty() {
+            result
+                .meta
+                .insert("toolpact/repairs".to_owned(), json!(checked.repairs));
         }
-        Either::Left((Err(panic), _)) => {
-            let details = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "non-string panic payload".to_owned());
-            tracing::error!(tool = %name, panic = %details, "tool panicked");
-            (
-                ToolResult::error(format!(
-                    "{name} failed with an internal error. Try again later."
-                )),
-                Outcome::Panicked,
-            )
+        if !checked.read_back.is_empty() {
+            result
+                .meta
+                .insert("toolpact/readBack".to_owned(), json!(checked.read_back));
         }
-        Either::Right(((), _)) => {
-            cancellation.cancel();
-            tracing::warn!(tool = %name, limit = ?options.time_limit, "tool timed out");
-            (
-                ToolResult::error(format!(
-                    "{name} did not finish within {} and was stopped. Try again, perhaps with a narrower request.",
-                    crate::wording::human_duration(options.time_limit)
-                )),
-                Outcome::TimedOut,
-            )
-        }
-    };
-    let mut outcome = outcome;
-    if outcome == Outcome::Ok
-        && !result.is_error
-        && let Some(problem) = output_problem(registered, &result)
-    {
-        tracing::error!(tool = %name, problem = %problem, "tool output breaks its output schema; not sent");
-        result = ToolResult::error(format!(
-            "{name} failed with an internal error. Try again later."
-        ));
-        outcome = Outcome::InvalidOutput;
-    }
-    if !checked.repairs.is_empty() {
-        result
-            .meta
-            .insert("toolpact/repairs".to_owned(), json!(checked.repairs));
-    }
-    if !checked.read_back.is_empty() {
-        result
-            .meta
-            .insert("toolpact/readBack".to_owned(), json!(checked.read_back));
-    }
-    let mut dispatched = Dispatched::new(reply_to, Some(name), result, outcome);
-    dispatched.repairs = checked.repairs;
-    dispatched.read_back = checked.read_back;
-    dispatched
+        let mut dispatched = Dispatched::new(reply_to, Some(name), result, outcome);
+        dispatched.repairs = checked.repairs;
+        dispatched.read_back = checked.read_back;
+        dispatched
+    })
 }
 
 /// [`dispatch`] on the current thread, for callers without an executor.

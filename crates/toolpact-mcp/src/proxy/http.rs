@@ -16,6 +16,7 @@ use crate::http::{HttpOptions, HttpServer, as_is_meta, bind_service};
 use crate::proxy::relay::{Relay, Shared};
 use crate::proxy::upstream;
 use crate::proxy::wire::{Frame, LineReader, envelope, error_response, id_key, message, response};
+use futures::FutureExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
     CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
@@ -30,11 +31,12 @@ use rmcp::model::{
 // Logging is deprecated in 2026-07-28 (SEP-2577), but clients of earlier versions set levels.
 #[allow(deprecated)]
 use rmcp::model::SetLevelRequestParams;
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext};
 use rmcp::{Peer, RoleServer, ServerHandler, ServiceError};
 use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -148,68 +150,92 @@ impl Front {
     }
 
     /// Sends one request through the relay and reads its answer as `T`.
-    async fn forward<T: DeserializeOwned>(
+    ///
+    /// Not an `async fn`, and neither are the handlers that call it: rmcp runs each request
+    /// in a task as large as its largest handler's future, an `async fn` keeps its arguments
+    /// (the request and its context) beside the future it awaits, and an `async` block keeps
+    /// a future it holds and awaits twice. Built with `map`, each handler's future is about
+    /// the size of the exchange's, and the request's task no larger than rmcp's own needs.
+    fn forward<T: DeserializeOwned>(
         &self,
-        method: &str,
+        method: &'static str,
         params: Option<impl Serialize>,
         context: RequestContext<RoleServer>,
-    ) -> Result<T, ErrorData> {
-        let session = self.session().await?;
-        if method == "initialize" {
-            session.lifecycle.send_modify(|l| l.0 = true);
-        } else if method != "ping" {
-            let mut lifecycle = session.lifecycle.subscribe();
-            // Bounded: a client that never sends the notification is served anyway.
-            let _ = tokio::time::timeout(
-                INITIALIZED_WAIT,
-                lifecycle.wait_for(|(asked, done)| !asked || *done),
-            )
-            .await;
-        }
-        session
-            .routing
-            .peer
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get_or_insert_with(|| context.peer.clone());
-        let mut params = match params.map(serde_json::to_value) {
+    ) -> impl Future<Output = Result<T, ErrorData>> + Send + '_ {
+        let params = match params.map(serde_json::to_value) {
             Some(Ok(Value::Object(params))) => params,
             _ => Map::new(),
         };
+        self.exchange(Cow::Borrowed(method), params, context)
+            .map(move |answer| read(method, answer?))
+    }
+
+    /// Sends one request through the relay and waits for its answer's result.
+    fn exchange(
+        &self,
+        method: Cow<'static, str>,
+        mut params: Map<String, Value>,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<Value, ErrorData>> + Send + '_ {
         if let Ok(Value::Object(meta)) = serde_json::to_value(&context.meta)
             && !meta.is_empty()
         {
             params.insert("_meta".to_owned(), Value::Object(meta));
         }
-        let key = serde_json::to_value(&context.id)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
-            .to_string();
-        let (tx, rx) = oneshot::channel();
-        session
-            .routing
-            .waiting
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key.clone(), tx);
-        session
-            .send(&message(Some(&key), method, &Value::Object(params)))
-            .await?;
-        let answer = tokio::select! {
-            answer = rx => answer.map_err(|_| ErrorData::internal_error(
-                format!("the proxy's relay ended before the answer to {method} came"),
-                None,
-            ))?,
-            () = context.ct.cancelled() => {
-                session.routing.waiting.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
-                return Err(ErrorData::internal_error(format!("{method} was cancelled"), None));
+        let key = serde_json::to_value(&context.id).map(|id| id.to_string());
+        // The rest of the context (the HTTP request's head among its extensions) is not kept
+        // while the call is in flight.
+        let RequestContext { ct, peer, .. } = context;
+        async move {
+            let key = key.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            let session = self.session().await?;
+            if method == "initialize" {
+                session.lifecycle.send_modify(|l| l.0 = true);
+            } else if method != "ping" {
+                let mut lifecycle = session.lifecycle.subscribe();
+                // Bounded: a client that never sends the notification is served anyway.
+                let _ = tokio::time::timeout(
+                    INITIALIZED_WAIT,
+                    lifecycle.wait_for(|(asked, done)| !asked || *done),
+                )
+                .await;
             }
-        };
-        if let Some(error) = answer.get("error") {
-            return Err(serde_json::from_value(error.clone()).unwrap_or_else(|_| {
-                ErrorData::internal_error(format!("the upstream server's error: {error}"), None)
-            }));
+            session
+                .routing
+                .peer
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(peer);
+            let (tx, rx) = oneshot::channel();
+            session
+                .routing
+                .waiting
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key.clone(), tx);
+            session
+                .send(&message(Some(&key), &method, &Value::Object(params)))
+                .await?;
+            let answer = tokio::select! {
+                answer = rx => answer.map_err(|_| ErrorData::internal_error(
+                    format!("the proxy's relay ended before the answer to {method} came"),
+                    None,
+                ))?,
+                () = ct.cancelled() => {
+                    session.routing.waiting.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+                    return Err(ErrorData::internal_error(format!("{method} was cancelled"), None));
+                }
+            };
+            if let Some(error) = answer.get("error") {
+                return Err(serde_json::from_value(error.clone()).unwrap_or_else(|_| {
+                    ErrorData::internal_error(format!("the upstream server's error: {error}"), None)
+                }));
+            }
+            Ok(match answer {
+                Value::Object(mut answer) => answer.remove("result").unwrap_or(Value::Null),
+                _ => Value::Null,
+            })
         }
-        read(method, answer.get("result").cloned().unwrap_or(Value::Null))
     }
 
     /// Sends one notification through the relay.
@@ -343,205 +369,217 @@ impl ServerHandler for Front {
         known.unwrap_or_default()
     }
 
-    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    fn ping(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
         self.forward::<IgnoredAny>("ping", None::<()>, context)
-            .await
-            .map(drop)
+            .map(|answer| answer.map(drop))
     }
 
-    async fn initialize(
+    fn initialize(
         &self,
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<InitializeResult, ErrorData> {
-        let answer: Value = self.forward("initialize", Some(request), context).await?;
-        let mut result: InitializeResult = read("initialize", answer.clone())?;
-        result.meta = Some(as_is_meta(answer));
-        Ok(result)
+    ) -> impl Future<Output = Result<InitializeResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward::<Value>("initialize", Some(request), context)
+            .map(|answer| {
+                let answer = answer?;
+                let mut result: InitializeResult = read("initialize", answer.clone())?;
+                result.meta = Some(as_is_meta(answer));
+                Ok(result)
+            })
     }
 
-    async fn complete(
+    fn complete(
         &self,
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
+    ) -> impl Future<Output = Result<CompleteResult, ErrorData>> + MaybeSendFuture + '_ {
         self.forward("completion/complete", Some(request), context)
-            .await
     }
 
     #[allow(deprecated)]
-    async fn set_level(
+    fn set_level(
         &self,
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
         self.forward::<IgnoredAny>("logging/setLevel", Some(request), context)
-            .await
-            .map(drop)
+            .map(|answer| answer.map(drop))
     }
 
-    async fn get_prompt(
+    fn get_prompt(
         &self,
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        let result: Value = self.forward("prompts/get", Some(request), context).await?;
-        Ok(if is_input_required(&result) {
-            GetPromptResponse::InputRequired(read("prompts/get", result)?)
-        } else {
-            GetPromptResponse::Complete(read("prompts/get", result)?)
-        })
+    ) -> impl Future<Output = Result<GetPromptResponse, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward::<Value>("prompts/get", Some(request), context)
+            .map(|result| {
+                let result = result?;
+                Ok(if is_input_required(&result) {
+                    GetPromptResponse::InputRequired(read("prompts/get", result)?)
+                } else {
+                    GetPromptResponse::Complete(read("prompts/get", result)?)
+                })
+            })
     }
 
-    async fn list_prompts(
+    fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        self.forward("prompts/list", request, context).await
+    ) -> impl Future<Output = Result<ListPromptsResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward("prompts/list", request, context)
     }
 
-    async fn list_resources(
+    fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        self.forward("resources/list", request, context).await
+    ) -> impl Future<Output = Result<ListResourcesResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward("resources/list", request, context)
     }
 
-    async fn list_resource_templates(
+    fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+    ) -> impl Future<Output = Result<ListResourceTemplatesResult, ErrorData>> + MaybeSendFuture + '_
+    {
         self.forward("resources/templates/list", request, context)
-            .await
     }
 
-    async fn read_resource(
+    fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let result: Value = self
-            .forward("resources/read", Some(request), context)
-            .await?;
-        Ok(if is_input_required(&result) {
-            ReadResourceResponse::InputRequired(read("resources/read", result)?)
-        } else {
-            ReadResourceResponse::Complete(read("resources/read", result)?)
-        })
+    ) -> impl Future<Output = Result<ReadResourceResponse, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward::<Value>("resources/read", Some(request), context)
+            .map(|result| {
+                let result = result?;
+                Ok(if is_input_required(&result) {
+                    ReadResourceResponse::InputRequired(read("resources/read", result)?)
+                } else {
+                    ReadResourceResponse::Complete(read("resources/read", result)?)
+                })
+            })
     }
 
     #[allow(deprecated)]
-    async fn subscribe(
+    fn subscribe(
         &self,
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
         self.forward::<IgnoredAny>("resources/subscribe", Some(request), context)
-            .await
-            .map(drop)
+            .map(|answer| answer.map(drop))
     }
 
     #[allow(deprecated)]
-    async fn unsubscribe(
+    fn unsubscribe(
         &self,
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
         self.forward::<IgnoredAny>("resources/unsubscribe", Some(request), context)
-            .await
-            .map(drop)
+            .map(|answer| answer.map(drop))
     }
 
-    async fn call_tool(
+    fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let result: Value = self.forward("tools/call", Some(request), context).await?;
-        Ok(if is_input_required(&result) {
-            CallToolResponse::InputRequired(read("tools/call", result)?)
-        } else if result.get("resultType").and_then(Value::as_str) == Some("task") {
-            CallToolResponse::Task(read("tools/call", result)?)
-        } else {
-            CallToolResponse::Complete(read("tools/call", result)?)
-        })
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward::<Value>("tools/call", Some(request), context)
+            .map(|result| {
+                let result = result?;
+                Ok(if is_input_required(&result) {
+                    CallToolResponse::InputRequired(read("tools/call", result)?)
+                } else if result.get("resultType").and_then(Value::as_str) == Some("task") {
+                    CallToolResponse::Task(read("tools/call", result)?)
+                } else {
+                    CallToolResponse::Complete(read("tools/call", result)?)
+                })
+            })
     }
 
-    async fn list_tools(
+    fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let answer: Value = self.forward("tools/list", request, context).await?;
-        let mut result: ListToolsResult = read("tools/list", answer.clone())?;
-        result.meta = Some(as_is_meta(answer));
-        Ok(result)
+    ) -> impl Future<Output = Result<ListToolsResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward::<Value>("tools/list", request, context)
+            .map(|answer| {
+                let answer = answer?;
+                let mut result: ListToolsResult = read("tools/list", answer.clone())?;
+                result.meta = Some(as_is_meta(answer));
+                Ok(result)
+            })
     }
 
-    async fn on_custom_request(
+    fn on_custom_request(
         &self,
         request: CustomRequest,
         context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        self.forward::<Value>(&request.method, request.params.clone(), context)
-            .await
-            .map(CustomResult)
+    ) -> impl Future<Output = Result<CustomResult, ErrorData>> + MaybeSendFuture + '_ {
+        let params = match request.params {
+            Some(Value::Object(params)) => params,
+            _ => Map::new(),
+        };
+        self.exchange(Cow::Owned(request.method), params, context)
+            .map(|answer| answer.map(CustomResult))
     }
 
-    async fn get_task(
+    fn get_task(
         &self,
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        self.forward("tasks/get", Some(request), context).await
+    ) -> impl Future<Output = Result<GetTaskResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward("tasks/get", Some(request), context)
     }
 
-    async fn update_task(
+    fn update_task(
         &self,
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
         self.forward::<IgnoredAny>("tasks/update", Some(request), context)
-            .await
-            .map(drop)
+            .map(|answer| answer.map(drop))
     }
 
-    async fn cancel_task(
+    fn cancel_task(
         &self,
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
         self.forward::<IgnoredAny>("tasks/cancel", Some(request), context)
-            .await
-            .map(drop)
+            .map(|answer| answer.map(drop))
     }
 
-    async fn list_skills(
+    fn list_skills(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
-    ) -> Result<ListSkillsResult, ErrorData> {
-        self.forward("skills/list", request, context).await
+    ) -> impl Future<Output = Result<ListSkillsResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward("skills/list", request, context)
     }
 
-    async fn get_skill(
+    fn get_skill(
         &self,
         request: GetSkillRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<GetSkillResult, ErrorData> {
-        self.forward("skills/get", Some(request), context).await
+    ) -> impl Future<Output = Result<GetSkillResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.forward("skills/get", Some(request), context)
     }
 
-    async fn read_resource_directory(
+    fn read_resource_directory(
         &self,
         request: ReadResourceDirectoryRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+    ) -> impl Future<Output = Result<ReadResourceDirectoryResult, ErrorData>> + MaybeSendFuture + '_
+    {
         self.forward("resources/directory/read", Some(request), context)
-            .await
     }
 
     async fn on_cancelled(
@@ -577,5 +615,22 @@ impl ServerHandler for Front {
         _context: NotificationContext<RoleServer>,
     ) {
         self.notify(&notification.method, notification.params).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::{Bare, request_task_size};
+
+    /// rmcp spawns each request in a task as large as its handler's largest future: the
+    /// proxy's front must not make the task of every call in flight larger than rmcp needs.
+    #[test]
+    fn a_call_in_flight_costs_what_rmcp_needs() {
+        let (front, bare) = (request_task_size::<Front>(), request_task_size::<Bare>());
+        assert!(
+            front <= bare,
+            "{front} bytes a request against rmcp's {bare}"
+        );
     }
 }
