@@ -305,25 +305,29 @@ impl HttpServer {
             let service = hyper::service::service_fn(move |request: http::Request<_>| {
                 let answer = answering.head_read();
                 let mut router = router.clone();
-                async move {
-                    let response =
-                        tower_service::Service::call(&mut router, request.map(Body::new)).await;
-                    response.map(|response| {
-                        response.map(|body| Answer {
-                            body,
-                            _answer: answer,
+                // Called here rather than in an `async` block that would hold the request and
+                // the router beside the router's future (hyper keeps it for each connection).
+                tower_service::Service::call(&mut router, request.map(Body::new)).map(
+                    move |response| {
+                        response.map(|response| {
+                            response.map(|body| Answer {
+                                body,
+                                _answer: answer,
+                            })
                         })
-                    })
-                }
+                    },
+                )
             });
             let io = Watched {
                 stream,
                 clock: Arc::clone(&clock),
             };
-            let connection =
-                graceful.watch(http1.serve_connection(hyper_util::rt::TokioIo::new(io), service));
+            // Pinned on the heap where it is made: pinned in the task, the connection (824 bytes)
+            // would be held twice there, as what the task took and as what it pinned.
+            let mut connection = Box::pin(
+                graceful.watch(http1.serve_connection(hyper_util::rt::TokioIo::new(io), service)),
+            );
             tokio::spawn(async move {
-                tokio::pin!(connection);
                 let mut wake = tokio::time::Instant::now() + header_read_timeout;
                 loop {
                     tokio::select! {
