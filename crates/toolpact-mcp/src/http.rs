@@ -29,7 +29,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
-use futures::future::ready;
+use futures::future::{Either, ready};
 use futures::{FutureExt, Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
@@ -968,19 +968,21 @@ where
         {
             return Box::pin(ready(Ok(response)));
         }
+        // One allocation a request: the ways on are the arms of `Either`s, not boxes.
         let answer = match admit(guard, request) {
             Admitted::Answer(response) => return Box::pin(ready(Ok(with_cors(response, origin)))),
-            Admitted::Post(id, request) => post(Arc::clone(&self.0), id, request).boxed(),
-            Admitted::Delete(request) => run(service.clone(), request)
-                .map(|response| {
+            Admitted::Post(id, request) => Either::Left(post(Arc::clone(&self.0), id, request)),
+            Admitted::Delete(request) => Either::Right(Either::Left(
+                run(service.clone(), request).map(|response| {
+                    // A session ended: 204 rather than rmcp's 202, which clients log as a failure.
                     if response.status() == StatusCode::ACCEPTED {
                         StatusCode::NO_CONTENT.into_response()
                     } else {
                         response
                     }
-                })
-                .boxed(),
-            Admitted::Other(request) => run(service.clone(), request).boxed(),
+                }),
+            )),
+            Admitted::Other(request) => Either::Right(Either::Right(run(service.clone(), request))),
         };
         Box::pin(answer.map(move |response| Ok(with_cors(response, origin))))
     }
@@ -1117,6 +1119,8 @@ fn preflight(origin: HeaderValue, headers: &HeaderMap) -> Response {
     response
 }
 
+/// A request whose head owns its bytes.
+///
 /// hyper reads a connection into a buffer of 8 KiB and hands out the request's header values,
 /// its URI and a body that came with them as views of that buffer. rmcp keeps the request's
 /// head for as long as the call runs (its handlers can read the headers), and while a view is
