@@ -9,7 +9,9 @@
 //! it, Nagle's algorithm holds the end of each reply until the client's delayed ACK, about
 //! 40 ms a call), a time limit on reading the headers of every request of a connection (from
 //! its first byte; an idle kept-alive connection is not timed), and a bound on the connections
-//! whose first request has not arrived whole.
+//! whose first request has not arrived whole. The head of an event stream and its first event,
+//! which only primes the client, wait up to 10 ms for the next event, so that a call answered
+//! within that time goes out in one write (`answer`).
 //!
 //! The session itself (SSE streams, `Mcp-Session-Id`, `MCP-Protocol-Version`, stateless
 //! 2026-07-28 requests) is rmcp's `StreamableHttpService`; the checks here run in front of it.
@@ -22,9 +24,12 @@
 //!
 //! References: <https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning>.
 
+mod answer;
+
 use crate::context::RequestStream;
 use crate::error::ServeError;
 use crate::server::Server;
+use answer::Answer;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
@@ -302,22 +307,26 @@ impl HttpServer {
             let clock = Arc::new(HeadClock::new(permit));
             let router = router.clone();
             let answering = Arc::clone(&clock);
-            let service = hyper::service::service_fn(move |request: http::Request<_>| {
-                let answer = answering.head_read();
-                let mut router = router.clone();
-                // Called here rather than in an `async` block that would hold the request and
-                // the router beside the router's future (hyper keeps it for each connection).
-                tower_service::Service::call(&mut router, request.map(Body::new)).map(
-                    move |response| {
-                        response.map(|response| {
-                            response.map(|body| Answer {
-                                body,
-                                _answer: answer,
-                            })
-                        })
-                    },
-                )
-            });
+            let service =
+                hyper::service::service_fn(move |request: http::Request<_>| {
+                    let answer = answering.head_read();
+                    let mut router = router.clone();
+                    // Called here rather than in an `async` block that would hold the request and
+                    // the router beside the router's future (hyper keeps it for each connection).
+                    answer::settled(
+                        tower_service::Service::call(&mut router, request.map(Body::new)).map(
+                            move |response| {
+                                response.map(|response| {
+                                    let event_stream =
+                                        response.headers().get(header::CONTENT_TYPE).is_some_and(
+                                            |v| v.as_bytes().starts_with(b"text/event-stream"),
+                                        );
+                                    response.map(|body| Answer::new(body, event_stream, answer))
+                                })
+                            },
+                        ),
+                    )
+                });
             let io = Watched {
                 stream,
                 clock: Arc::clone(&clock),
@@ -433,32 +442,6 @@ struct Answering(Arc<HeadClock>);
 impl Drop for Answering {
     fn drop(&mut self) {
         self.0.answering.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-/// An answer's body, which counts its request answered until it is written whole (or dropped).
-struct Answer {
-    body: Body,
-    _answer: Answering,
-}
-
-impl hyper::body::Body for Answer {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, axum::Error>>> {
-        Pin::new(&mut self.get_mut().body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> hyper::body::SizeHint {
-        self.body.size_hint()
     }
 }
 
