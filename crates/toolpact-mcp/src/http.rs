@@ -9,9 +9,9 @@
 //! it, Nagle's algorithm holds the end of each reply until the client's delayed ACK, about
 //! 40 ms a call), a time limit on reading the headers of every request of a connection (from
 //! its first byte; an idle kept-alive connection is not timed), and a bound on the connections
-//! whose first request has not arrived whole. The head of an event stream and its first event,
-//! which only primes the client, wait up to 10 ms for the next event, so that a call answered
-//! within that time goes out in one write (`answer`).
+//! whose first request has not arrived whole. The head of an event stream and its first events
+//! wait up to 10 ms for the stream's end, so that a call answered within that time goes out in
+//! one write (`answer`).
 //!
 //! The session itself (SSE streams, `Mcp-Session-Id`, `MCP-Protocol-Version`, stateless
 //! 2026-07-28 requests) is rmcp's `StreamableHttpService`; the checks here run in front of it.
