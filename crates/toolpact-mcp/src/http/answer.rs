@@ -10,7 +10,6 @@
 //! to read), and a slower one, or a stream that stays open, gets what it has after [`HEAD_HOLD`],
 //! then each event as it comes.
 
-use super::Answering;
 use axum::body::{Body, Bytes};
 use futures::FutureExt;
 use hyper::body::{Body as _, Frame, SizeHint};
@@ -25,13 +24,13 @@ pub(super) const HEAD_HOLD: Duration = Duration::from_millis(10);
 /// How much of an event stream's first events is held at most.
 pub(super) const HEAD_HOLD_BYTES: usize = 64 * 1024;
 
-/// An answer's body, which counts its request answered until it is written whole (or dropped),
-/// and which holds the head of an event stream with its first events (see the module's
-/// documentation).
-pub(super) struct Answer {
+/// An answer's body, which keeps `G` (what counts its request answered) until it is written
+/// whole or dropped, and which holds the head of an event stream with its first events (see the
+/// module's documentation).
+pub(super) struct Answer<G> {
     body: Body,
     hold: Hold,
-    _answer: Answering,
+    _answering: G,
 }
 
 /// Where an answer's body is in holding its first events.
@@ -104,10 +103,10 @@ enum Then {
     Item(Box<Result<Frame<Bytes>, axum::Error>>),
 }
 
-impl Answer {
-    /// The body of an answer whose request is counted by `answer`; `event_stream` says whether
-    /// it is an event stream, whose head and first events are held.
-    pub(super) fn new(body: Body, event_stream: bool, answer: Answering) -> Answer {
+impl<G> Answer<G> {
+    /// The body of an answer, which keeps `answering`; `event_stream` says whether it is an
+    /// event stream, whose head and first events are held.
+    pub(super) fn new(body: Body, event_stream: bool, answering: G) -> Answer<G> {
         Answer {
             body,
             hold: if event_stream {
@@ -118,7 +117,7 @@ impl Answer {
             } else {
                 Hold::Off
             },
-            _answer: answer,
+            _answering: answering,
         }
     }
 
@@ -154,7 +153,7 @@ impl Answer {
     }
 }
 
-impl hyper::body::Body for Answer {
+impl<G: Unpin> hyper::body::Body for Answer<G> {
     type Data = Bytes;
     type Error = axum::Error;
 
@@ -203,11 +202,12 @@ impl hyper::body::Body for Answer {
 
 /// The future of an answer, given to hyper once its body's hold is over: hyper writes an
 /// answer's head at once, so the head waits with the body's first events.
-pub(super) fn settled<F>(
+pub(super) fn settled<F, G>(
     answer: F,
-) -> impl Future<Output = Result<http::Response<Answer>, Infallible>> + Send
+) -> impl Future<Output = Result<http::Response<Answer<G>>, Infallible>> + Send
 where
-    F: Future<Output = Result<http::Response<Answer>, Infallible>> + Send,
+    F: Future<Output = Result<http::Response<Answer<G>>, Infallible>> + Send,
+    G: Send + Unpin,
 {
     answer.then(|answer| {
         let mut answer = Some(answer);
@@ -227,11 +227,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::HeadClock;
     use futures::channel::mpsc;
     use futures::{SinkExt, StreamExt};
-    use std::sync::Arc;
-    use tokio::sync::Semaphore;
 
     /// A frame of the body, or its error, or its end.
     type Item = Option<Result<Frame<Bytes>, axum::Error>>;
@@ -239,18 +236,13 @@ mod tests {
     const PRIMING: &str = "data: \nid: 0/0\nretry: 3000\n\n";
     const RESULT: &str = "data: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\nid: 1/0\n\n";
 
-    async fn answering() -> Answering {
-        let permit = Arc::new(Semaphore::new(1)).acquire_owned().await.unwrap();
-        Arc::new(HeadClock::new(permit)).head_read()
-    }
-
     /// The answer of an event stream or not, with `events` already sent; the sender of its
     /// next events unless `end`, which ends the body after them.
     async fn answer(
         event_stream: bool,
         events: &[&str],
         end: bool,
-    ) -> (Option<mpsc::Sender<Bytes>>, Answer) {
+    ) -> (Option<mpsc::Sender<Bytes>>, Answer<()>) {
         let (mut sender, body) = mpsc::channel::<Bytes>(4);
         for event in events {
             sender
@@ -259,12 +251,12 @@ mod tests {
                 .unwrap();
         }
         let body = Body::from_stream(body.map(Ok::<_, Infallible>));
-        let answer = Answer::new(body, event_stream, answering().await);
+        let answer = Answer::new(body, event_stream, ());
         ((!end).then_some(sender), answer)
     }
 
     /// What hyper is given: the answer's body once its head may be written.
-    async fn settle(answer: Answer) -> Answer {
+    async fn settle(answer: Answer<()>) -> Answer<()> {
         let response = Ok::<_, Infallible>(http::Response::new(answer));
         settled(std::future::ready(response))
             .await
@@ -273,7 +265,7 @@ mod tests {
     }
 
     /// The body's frames as text until it ends, pending ones waited for.
-    async fn frames(mut answer: Answer) -> Vec<String> {
+    async fn frames(mut answer: Answer<()>) -> Vec<String> {
         let mut frames = Vec::new();
         while let Some(frame) = next(&mut answer).await {
             let data = frame.unwrap().into_data().unwrap();
@@ -282,7 +274,7 @@ mod tests {
         frames
     }
 
-    async fn next(answer: &mut Answer) -> Item {
+    async fn next(answer: &mut Answer<()>) -> Item {
         std::future::poll_fn(|cx| Pin::new(&mut *answer).poll_frame(cx)).await
     }
 
