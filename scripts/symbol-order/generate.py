@@ -204,7 +204,7 @@ def stop(process):
         raise SystemExit("symbol-order: a server did not stop on SIGTERM")
 
 
-def http_server(command, env, marker, out_dir):
+def http_server(command, env, marker):
     process = subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
     )
@@ -309,11 +309,11 @@ def main():
                       demo_env)
         http_server(callgrind(out_dir, "2b-proxy-http") + [toolpact, "proxy", "--http", "127.0.0.1:0", "--",
                                                            toolpact, "serve", "--demo"],
-                    demo_env, "serving at", out_dir)
+                    demo_env, "serving at")
         log("3/4 toolpact serve --demo over stdio and HTTP")
         stdio_session(callgrind(out_dir, "3a-serve-stdio") + [toolpact, "serve", "--demo"], demo_env)
         http_server(callgrind(out_dir, "3b-serve-http") + [toolpact, "serve", "--demo", "--http", "127.0.0.1:0"],
-                    demo_env, "serving", out_dir)
+                    demo_env, "serving")
         log("4/4 toolpact check on the captured servers' catalogs")
         catalogs = sorted(str(p) for p in (ROOT / "fixtures/servers").glob("*.json"))
         # Every catalog in one format; the other formats write the same findings another way.
