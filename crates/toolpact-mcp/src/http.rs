@@ -39,8 +39,8 @@ use futures::{FutureExt, Stream, StreamExt};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, CustomResult, ErrorData, GetExtensions, JsonRpcError,
-    MetaObject, ServerJsonRpcMessage, ServerResult,
+    ClientJsonRpcMessage, ClientRequest, CustomRequest, CustomResult, ErrorData, GetExtensions,
+    JsonRpcError, JsonRpcRequest, MetaObject, ServerJsonRpcMessage, ServerRequest, ServerResult,
 };
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
@@ -592,11 +592,45 @@ where
 /// the key itself never reaches the client.
 pub(crate) const RESULT_AS_IS: &str = "toolpact/result-as-is";
 
-/// The message with a result handed over under [`RESULT_AS_IS`] replaced by that result. The
-/// protocol version of an `initialize` result is the one rmcp negotiated.
+/// The parameters of a request to the client, as the upstream server wrote them, carried in
+/// the extensions of the [`CustomRequest`] a handler sends through rmcp's peer: rmcp adds a
+/// progress token to every request it sends, and its model of sampling and elicitation
+/// requests rewrites fields (a temperature held as `f32`, an elicitation's default `mode`).
+/// The request goes out with these parameters and nothing else; the extensions never
+/// reach the client.
+#[derive(Debug, Clone)]
+pub(crate) struct RequestAsIs(pub(crate) Option<Value>);
+
+/// A request to the client that goes out with `params` as they are (see [`RequestAsIs`]).
+pub(crate) fn request_as_is(method: &str, params: Option<Value>) -> ServerRequest {
+    let mut request = CustomRequest::new(method, params.clone());
+    request.extensions.insert(RequestAsIs(params));
+    ServerRequest::CustomRequest(request)
+}
+
+/// The message with a result handed over under [`RESULT_AS_IS`] replaced by that result, or
+/// a request handed over as [`RequestAsIs`] stripped of what rmcp added to it. The protocol
+/// version of an `initialize` result is the one rmcp negotiated.
 fn send_as_is(message: Arc<ServerJsonRpcMessage>) -> Arc<ServerJsonRpcMessage> {
-    let ServerJsonRpcMessage::Response(response) = &*message else {
-        return message;
+    let response = match &*message {
+        ServerJsonRpcMessage::Response(response) => response,
+        ServerJsonRpcMessage::Request(JsonRpcRequest {
+            id,
+            request: ServerRequest::CustomRequest(request),
+            ..
+        }) => {
+            let Some(RequestAsIs(params)) = request.extensions.get::<RequestAsIs>() else {
+                return message;
+            };
+            return Arc::new(ServerJsonRpcMessage::request(
+                ServerRequest::CustomRequest(CustomRequest::new(
+                    request.method.clone(),
+                    params.clone(),
+                )),
+                id.clone(),
+            ));
+        }
+        _ => return message,
     };
     let (meta, version) = match &response.result {
         ServerResult::InitializeResult(result) => {
@@ -816,11 +850,7 @@ impl SessionManager for TrackedSessions {
             Some(notifications) => notifications_first(notifications, stream).left_stream(),
             None => stream.right_stream(),
         };
-        let stream = stream.map(|mut event| {
-            event.message = event.message.map(send_as_is);
-            event
-        });
-        Ok(self.tracked(id, stream))
+        Ok(self.tracked(id, as_is(stream)))
     }
 
     async fn accept_message(
@@ -837,7 +867,7 @@ impl SessionManager for TrackedSessions {
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         let stream = self.inner.create_standalone_stream(id).await?;
-        Ok(self.tracked(id, stream))
+        Ok(self.tracked(id, as_is(stream)))
     }
 
     async fn resume(
@@ -846,7 +876,7 @@ impl SessionManager for TrackedSessions {
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         let stream = self.inner.resume(id, last_event_id).await?;
-        Ok(self.tracked(id, stream))
+        Ok(self.tracked(id, as_is(stream)))
     }
 
     async fn restore_session(
@@ -859,6 +889,16 @@ impl SessionManager for TrackedSessions {
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
         self.inner.event_store()
     }
+}
+
+/// The stream with each message handed over as it is sent as such (see [`send_as_is`]).
+fn as_is(
+    stream: impl Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+) -> impl Stream<Item = ServerSseMessage> + Send + Sync + 'static {
+    stream.map(|mut event| {
+        event.message = event.message.map(send_as_is);
+        event
+    })
 }
 
 /// The stream answering a call: the notifications its handler sends, each written as soon as

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
 mod wire;
 
 use serde_json::{Value, json};
@@ -269,37 +270,6 @@ async fn clients_hear_of_added_resources_and_of_updates_they_subscribed_to() {
     assert_eq!(resources.updated("test://items/7").await, 0);
 }
 
-/// The events of an SSE response as they arrive, one JSON-RPC message at a time.
-struct Events {
-    response: reqwest::Response,
-    buffer: String,
-}
-
-impl Events {
-    async fn next(&mut self) -> Value {
-        loop {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                let data: String = event
-                    .lines()
-                    .filter_map(|line| line.strip_prefix("data:"))
-                    .map(str::trim)
-                    .collect();
-                if !data.is_empty() {
-                    return serde_json::from_str(&data).unwrap();
-                }
-            }
-            let chunk =
-                tokio::time::timeout(std::time::Duration::from_secs(10), self.response.chunk())
-                    .await
-                    .expect("an event within 10 s")
-                    .unwrap()
-                    .expect("the stream is still open");
-            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_listen_stream_hears_what_its_filter_accepted_until_it_is_closed() {
     let mut server = server();
@@ -344,7 +314,7 @@ async fn a_listen_stream_hears_what_its_filter_accepted_until_it_is_closed() {
         "{:?}",
         response.text().await
     );
-    let mut events = Events {
+    let mut events = common::Events {
         response,
         buffer: String::new(),
     };

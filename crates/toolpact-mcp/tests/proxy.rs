@@ -252,7 +252,6 @@ async fn a_poisoned_description_is_withheld_and_the_client_is_told() {
         .upstream
         .send(json!({"jsonrpc": "2.0", "id": set["id"], "result": {}}))
         .await;
-    setup.client.recv_answer(json!(1)).await;
     setup
         .client
         .send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
@@ -262,7 +261,20 @@ async fn a_poisoned_description_is_withheld_and_the_client_is_told() {
         .upstream
         .send(json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": tools}}))
         .await;
-    let note = setup.client.recv_method("notifications/message").await;
+    // The client is told once, by whichever check of the list reports after it asked: the
+    // proxy's own, if it was still running, or the client's.
+    let mut notes = Vec::new();
+    let answer = loop {
+        let message = setup.client.recv().await;
+        if message["method"] == "notifications/message" {
+            notes.push(message);
+        } else if message["id"] == 2 {
+            break message;
+        }
+    };
+    assert!(setup.client.is_quiet(Duration::from_millis(200)).await);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    let note = &notes[0];
     assert_eq!(note["params"]["level"], "warning");
     assert_eq!(note["params"]["logger"], "toolpact-proxy");
     let data = note["params"]["data"].as_str().unwrap();
@@ -270,7 +282,6 @@ async fn a_poisoned_description_is_withheld_and_the_client_is_told() {
         data.starts_with("withheld tool add: the linter reports TP5"),
         "{data}"
     );
-    let answer = setup.client.recv_answer(json!(2)).await;
     let names: Vec<&str> = answer["result"]["tools"]
         .as_array()
         .unwrap()
@@ -278,7 +289,11 @@ async fn a_poisoned_description_is_withheld_and_the_client_is_told() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["get_weather"]);
+    // The list was checked twice (the proxy's own reading, then the client's); the verdict,
+    // the same both times, is logged once.
+    assert_eq!(setup.events("list-checked").len(), 2);
     let withheld = setup.events("tool-withheld");
+    assert_eq!(withheld.len(), 1, "{withheld:?}");
     assert!(
         withheld
             .iter()
@@ -323,7 +338,7 @@ async fn an_injection_in_a_result_is_redacted_or_blocked() {
         match mode {
             OnInjection::Redact => {
                 assert!(
-                    text.starts_with("[toolpact proxy removed this text: it "),
+                    text.starts_with("[toolpact proxy removed this text: TP"),
                     "{text}"
                 );
                 assert!(!text.contains("id_rsa"), "{text}");
@@ -331,7 +346,7 @@ async fn an_injection_in_a_result_is_redacted_or_blocked() {
             OnInjection::Block => {
                 assert_eq!(answer["result"]["isError"], true);
                 assert!(
-                    text.starts_with("toolpact proxy blocked this result: it "),
+                    text.starts_with("toolpact proxy blocked this result: TP"),
                     "{text}"
                 );
             }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{first_message, shop_server, shop_tools};
+use common::{Events, first_message, shop_server, shop_tools};
 use serde_json::{Value, json};
 use toolpact_mcp::{
     ClientError, ClientOptions, Connection, HttpOptions, Proxy, ProxyOptions, Source,
@@ -117,12 +117,10 @@ async fn post_raw(url: &str, body: Value, session: Option<&str>) -> (Option<Stri
     (session, message)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_tasks_capability_and_execution_field_reach_an_http_client() {
-    let fixture = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/tasks-and-execution.sh"
-    );
+/// The proxy's HTTP front in front of the stdio server `tests/fixtures/FIXTURE` (a shell
+/// script); returns the front's URL.
+async fn front_of(fixture: &str) -> String {
+    let fixture = format!("{}/tests/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let proxy = Proxy::new(ProxyOptions::default()).unwrap();
     let front = proxy
         .bind_http(Source::command("sh", [fixture]), local())
@@ -130,16 +128,25 @@ async fn the_tasks_capability_and_execution_field_reach_an_http_client() {
         .unwrap();
     let url = front.url();
     tokio::spawn(front.serve_until(std::future::pending()));
+    url
+}
 
-    let initialize = json!({
+/// The raw `initialize` request of a client of `version` with `capabilities`.
+fn initialize(version: &str, capabilities: Value) -> Value {
+    json!({
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
+            "protocolVersion": version,
+            "capabilities": capabilities,
             "clientInfo": {"name": "test", "version": "1"}
         }
-    });
-    let (session, answer) = post_raw(&url, initialize, None).await;
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tasks_capability_and_execution_field_reach_an_http_client() {
+    let url = front_of("tasks-and-execution.sh").await;
+    let (session, answer) = post_raw(&url, initialize("2025-11-25", json!({})), None).await;
     let session = session.expect("the front opens a session");
     let result = &answer["result"];
     assert_eq!(
@@ -164,4 +171,58 @@ async fn the_tasks_capability_and_execution_field_reach_an_http_client() {
     assert_eq!(tools[0]["name"], "add");
     assert_eq!(tools[0]["execution"], json!({"taskSupport": "optional"}));
     assert!(answer["result"].get("_meta").is_none(), "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_to_an_http_client_go_out_as_the_server_wrote_them() {
+    let url = front_of("asks-the-client.sh").await;
+    let capabilities = json!({"sampling": {}, "elicitation": {}});
+    let (session, _) = post_raw(&url, initialize("2025-06-18", capabilities), None).await;
+    let session = session.expect("the front opens a session");
+    let stream = reqwest::Client::new()
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let mut events = Events {
+        response: stream,
+        buffer: String::new(),
+    };
+    post_raw(
+        &url,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        Some(&session),
+    )
+    .await;
+
+    let sampling = events.next().await;
+    assert_eq!(sampling["method"], "sampling/createMessage", "{sampling}");
+    assert_eq!(
+        sampling["params"],
+        json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}], "maxTokens": 5, "temperature": 0.7}),
+        "no progress token, the temperature as written: {sampling}"
+    );
+    let elicitation = events.next().await;
+    assert_eq!(elicitation["method"], "elicitation/create", "{elicitation}");
+    assert_eq!(
+        elicitation["params"],
+        json!({"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}),
+        "no mode added: {elicitation}"
+    );
+
+    // The answer reaches the server under the id the server gave its request.
+    let answer = json!({"jsonrpc": "2.0", "id": sampling["id"], "result": {
+        "role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "m"
+    }});
+    post_raw(&url, answer, Some(&session)).await;
+    let log = events.next().await;
+    assert_eq!(log["method"], "notifications/message", "{log}");
+    let data = log["params"]["data"].as_str().unwrap();
+    let quoted: Value =
+        serde_json::from_str(data.strip_prefix("answer to s-1: ").unwrap()).unwrap();
+    assert_eq!(quoted["content"]["text"], "Hello", "{data}");
+    assert_eq!(quoted["model"], "m", "{data}");
 }

@@ -1,29 +1,166 @@
-//! `toolpact proxy`: the command in front of `toolpact serve`, driven by toolpact's own MCP
-//! client; what the gates withhold and refuse is read back from the audit log.
+//! `toolpact proxy`: the command in front of `toolpact serve` (or of a server of the tests' own,
+//! under `fixtures/proxy/`), driven by toolpact's own MCP client; what the gates withhold and
+//! refuse is read back from the audit log. One module per group of options; what they share
+//! is here.
+
+mod audit;
+mod findings;
+mod lock;
+mod policy;
+mod timeouts;
 
 use crate::common::mcp::{run, tools_of};
 use crate::common::{absolute, bin};
 use serde_json::{Value, json};
+use std::path::Path;
 use toolpact_mcp::{ClientOptions, Connection, Source};
 
-/// `toolpact proxy FLAGS… -- toolpact serve CATALOG`.
-fn proxied(flags: &[&str], catalog: &str) -> Source {
+/// A catalog of five note tools: two read-only, one that only adds, one marked destructive
+/// and one without annotations (which MCP takes as destructive).
+const NOTES: &str = "fixtures/proxy/notes.json";
+
+/// The tools of [`NOTES`], in order.
+const NOTE_TOOLS: [&str; 5] = [
+    "list_notes",
+    "read_note",
+    "save_note",
+    "delete_note",
+    "purge_notes",
+];
+
+/// `toolpact proxy FLAGS… -- UPSTREAM…`.
+fn proxy(flags: &[&str], upstream: &[String]) -> Source {
     let mut args: Vec<String> = vec!["proxy".to_owned()];
     args.extend(flags.iter().map(|f| (*f).to_owned()));
-    args.extend([
-        "--".to_owned(),
-        bin().to_owned(),
-        "serve".to_owned(),
-        absolute(catalog),
-    ]);
+    args.push("--".to_owned());
+    args.extend(upstream.iter().cloned());
     Source::command(bin(), args)
 }
 
-fn audit(path: &std::path::Path) -> Vec<Value> {
+/// `toolpact serve CATALOG…`, as the command line of an upstream.
+fn serve(catalogs: &[&str]) -> Vec<String> {
+    let mut command = vec![bin().to_owned(), "serve".to_owned()];
+    command.extend(catalogs.iter().map(|c| absolute(c)));
+    command
+}
+
+/// `toolpact proxy FLAGS… -- toolpact serve CATALOG…`.
+fn proxied(flags: &[&str], catalogs: &[&str]) -> Source {
+    proxy(flags, &serve(catalogs))
+}
+
+/// Runs `talk` with a client connected through `source`, then ends the session, which stops
+/// the proxy and its upstream (a failed assertion drops the connection, which kills them).
+fn with_client<T>(source: &Source, talk: impl AsyncFnOnce(&Connection) -> T) -> T {
+    toolpact_mcp::block_on(async {
+        let connection = Connection::open(source, &ClientOptions::default())
+            .await
+            .unwrap();
+        let out = talk(&connection).await;
+        connection.close().await;
+        out
+    })
+    .unwrap()
+}
+
+/// The events of an audit log file.
+fn audit(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// What one session saw of the tool list through the proxy, and what its audit log says.
+///
+/// The proxy checks every tool list it reads (its own reading after `initialized`, and each
+/// answer to the client's `tools/list`) and logs every check, so one session logs the same
+/// verdicts more than once.
+struct Listed {
+    /// The names of the tools the client got, in order.
+    names: Vec<String>,
+    /// The audit log's events.
+    events: Vec<Value>,
+}
+
+impl Listed {
+    /// The events of one kind.
+    fn events(&self, event: &str) -> Vec<&Value> {
+        self.events.iter().filter(|e| e["event"] == event).collect()
+    }
+
+    /// What the checks of the tool list counted, as (passed, withheld, warned), each once.
+    fn checks(&self) -> Vec<(u64, u64, u64)> {
+        let mut checks: Vec<(u64, u64, u64)> = Vec::new();
+        for e in self.events("list-checked") {
+            let count = |field: &str| e[field].as_u64().unwrap();
+            let check = (count("passed"), count("withheld"), count("warned"));
+            if !checks.contains(&check) {
+                checks.push(check);
+            }
+        }
+        checks
+    }
+
+    /// The tools named by the events of one kind, each once, in the order of the log.
+    fn tools(&self, event: &str) -> Vec<&str> {
+        let mut tools: Vec<&str> = Vec::new();
+        for tool in self
+            .events(event)
+            .iter()
+            .map(|e| e["tool"].as_str().unwrap())
+        {
+            if !tools.contains(&tool) {
+                tools.push(tool);
+            }
+        }
+        tools
+    }
+
+    /// The reason of the events of a kind about `tool`, which every check of the list gave
+    /// alike, with the `check` named.
+    fn reason(&self, event: &str, tool: &str, check: &str) -> &str {
+        let verdicts: Vec<(&Value, &Value)> = self
+            .events(event)
+            .into_iter()
+            .filter(|e| e["tool"] == tool)
+            .map(|e| (&e["check"], &e["reason"]))
+            .collect();
+        assert!(
+            !verdicts.is_empty(),
+            "no {event} for {tool}: {:#?}",
+            self.events
+        );
+        assert!(
+            verdicts.iter().all(|v| *v == verdicts[0]),
+            "{event} for {tool} differs from one check to the next: {verdicts:#?}"
+        );
+        assert_eq!(verdicts[0].0, check, "{verdicts:#?}");
+        verdicts[0].1.as_str().unwrap()
+    }
+}
+
+/// Lists the tools through `toolpact proxy FLAGS… --audit-log FILE -- UPSTREAM…`.
+fn listed(flags: &[&str], upstream: &[String]) -> Listed {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("audit.jsonl");
+    let mut flags = flags.to_vec();
+    flags.extend(["--audit-log", log.to_str().unwrap()]);
+    let tools = with_client(&proxy(&flags, upstream), async |connection| {
+        connection.list_tools().await.unwrap()
+    });
+    Listed {
+        names: names_of(&tools),
+        events: audit(&log),
+    }
+}
+
+/// The names of a list of tools.
+fn names_of(tools: &[Value]) -> Vec<String> {
+    tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
         .collect()
 }
 
@@ -33,7 +170,7 @@ fn the_gift_shop_passes_through_and_bad_calls_stop_at_the_proxy() {
     let log = dir.path().join("audit.jsonl");
     let source = proxied(
         &["--audit-log", log.to_str().unwrap(), "--log-arguments"],
-        "examples/catalogs/gift-shop.json",
+        &["examples/catalogs/gift-shop.json"],
     );
     toolpact_mcp::block_on(async {
         let connection = Connection::open(&source, &ClientOptions::default())
@@ -87,7 +224,7 @@ fn a_server_that_changed_since_its_lock_loses_the_changed_tools() {
             "--audit-log",
             log.to_str().unwrap(),
         ],
-        "examples/catalogs/gift-shop-v2.json",
+        &["examples/catalogs/gift-shop-v2.json"],
     );
     toolpact_mcp::block_on(async {
         let connection = Connection::open(&source, &ClientOptions::default())
@@ -139,7 +276,7 @@ fn the_proxy_section_of_the_configuration_renames_and_denies() {
     .unwrap();
     let source = proxied(
         &["--config", config.to_str().unwrap()],
-        "examples/catalogs/gift-shop.json",
+        &["examples/catalogs/gift-shop.json"],
     );
     toolpact_mcp::block_on(async {
         let connection = Connection::open(&source, &ClientOptions::default())

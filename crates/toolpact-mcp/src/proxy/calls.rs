@@ -200,29 +200,26 @@ pub(crate) fn gate_result(
             .collect();
         let action = match options.on_injection {
             OnInjection::Warn => "warned",
-            OnInjection::Redact => {
-                for (pointer, d) in &found {
-                    if let Some(slot) = result.pointer_mut(pointer)
-                        && slot.is_string()
-                    {
-                        *slot = Value::String(format!(
-                            "[toolpact proxy removed this text: it {} ({})]",
-                            d.technique.what(),
-                            d.technique.code()
-                        ));
+            // A passage no note can replace (in an object key) blocks the whole result:
+            // redacting around it would pass it on to the model.
+            OnInjection::Redact
+                if found
+                    .iter()
+                    .all(|(pointer, _)| is_redactable(result, pointer)) =>
+            {
+                // The note names the technique by its label, not by the words of it: a
+                // scan of the result further on (a second proxy, the client's own) must not
+                // report the note. A string with several passages is named by the first.
+                for (pointer, d) in found.iter().rev() {
+                    if let Some(slot) = result.pointer_mut(pointer) {
+                        *slot = Value::String(redaction_note(d.technique));
                     }
                 }
                 "redacted"
             }
-            OnInjection::Block => {
+            OnInjection::Redact | OnInjection::Block => {
                 let (_, first) = &found[0];
-                *result = error_result(&format!(
-                    "toolpact proxy blocked this result: it {} ({}), {} passage{} in all.",
-                    first.technique.what(),
-                    first.technique.code(),
-                    found.len(),
-                    if found.len() == 1 { "" } else { "s" }
-                ));
+                *result = error_result(&block_note(first.technique, found.len()));
                 "blocked"
             }
         };
@@ -246,6 +243,38 @@ pub(crate) fn gate_result(
         });
     }
     flags
+}
+
+/// The note a string that carries a passage of `technique` is replaced with.
+fn redaction_note(technique: toolpact_lint::Technique) -> String {
+    format!(
+        "[toolpact proxy removed this text: {} {}]",
+        technique.code(),
+        technique.label()
+    )
+}
+
+/// The text of the error result a blocked result is replaced with, named by its first
+/// passage's technique (by label, as [`redaction_note`] does).
+fn block_note(technique: toolpact_lint::Technique, passages: usize) -> String {
+    format!(
+        "toolpact proxy blocked this result: {} {}, {passages} passage{} in all.",
+        technique.code(),
+        technique.label(),
+        if passages == 1 { "" } else { "s" }
+    )
+}
+
+/// Whether the passage the scan found at `pointer` is in a string a note can replace. The scan
+/// reads object keys too and reports a key at its member's pointer: a key that carries the
+/// passage would stay in the result when the member's value is replaced, and a member whose
+/// value is not a string has nothing to replace.
+fn is_redactable(result: &Value, pointer: &str) -> bool {
+    let in_key = pointer.rsplit_once('/').is_some_and(|(parent, token)| {
+        result.pointer(parent).is_some_and(Value::is_object)
+            && !toolpact_lint::scan_text(&token.replace("~1", "/").replace("~0", "~")).is_empty()
+    });
+    !in_key && result.pointer(pointer).is_some_and(Value::is_string)
 }
 
 /// Cuts a result to about `budget` bytes: content blocks are kept in order while they fit,
@@ -295,6 +324,26 @@ fn cut_to_budget(result: &mut Value, size: usize, budget: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_notes_that_replace_a_passage_are_not_reported_by_a_scan_of_their_own() {
+        use toolpact_lint::Technique;
+        for technique in [
+            Technique::ForcedInvocation,
+            Technique::Concealment,
+            Technique::FakeAuthority,
+            Technique::CrossToolInstructions,
+            Technique::Exfiltration,
+            Technique::HiddenInstructions,
+        ] {
+            let note = redaction_note(technique);
+            assert!(note.contains(technique.code()), "{note}");
+            assert_eq!(toolpact_lint::scan_text(&note), [], "{note}");
+            let blocked = block_note(technique, 2);
+            assert!(blocked.contains(technique.code()), "{blocked}");
+            assert_eq!(toolpact_lint::scan_text(&blocked), [], "{blocked}");
+        }
+    }
 
     #[test]
     fn a_cut_result_fits_its_budget_and_says_so() {

@@ -12,7 +12,7 @@
 use crate::child::ServerStderr;
 use crate::client::Source;
 use crate::error::ServeError;
-use crate::http::{HttpOptions, HttpServer, as_is_meta, bind_service};
+use crate::http::{HttpOptions, HttpServer, as_is_meta, bind_service, request_as_is};
 use crate::proxy::relay::{Relay, Shared};
 use crate::proxy::upstream;
 use crate::proxy::wire::{Frame, LineReader, envelope, error_response, id_key, message, response};
@@ -25,8 +25,7 @@ use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ReadResourceDirectoryRequestParams,
     ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
-    ServerNotification, ServerRequest, SubscribeRequestParams, UnsubscribeRequestParams,
-    UpdateTaskParams,
+    ServerNotification, SubscribeRequestParams, UnsubscribeRequestParams, UpdateTaskParams,
 };
 // Logging is deprecated in 2026-07-28 (SEP-2577), but clients of earlier versions set levels.
 #[allow(deprecated)]
@@ -291,36 +290,26 @@ async fn read_relay(out: DuplexStream, routing: Arc<Routing>, session: Weak<Sess
             (Some(method), Some(id)) => {
                 let key = id_key(id);
                 let Some(peer) = peer else { continue };
-                let request = json!({"method": method, "params": value.get("params")});
+                // The request goes out as the upstream wrote it, under rmcp's id for it.
+                let request = request_as_is(method, value.get("params").cloned());
                 let session = session.clone();
                 tokio::spawn(async move {
-                    let line = match serde_json::from_value::<ServerRequest>(request) {
-                        Ok(request) => match peer.send_request(request).await {
-                            Ok(result) => match serde_json::to_value(&result) {
-                                Ok(result) => response(&key, &result),
-                                Err(e) => error_response(&key, -32603, &e.to_string()),
-                            },
-                            Err(ServiceError::McpError(error)) => {
-                                let error = json!({"code": error.code.0, "message": error.message, "data": error.data});
-                                let mut out = format!(r#"{{"jsonrpc":"2.0","id":{key},"error":"#)
-                                    .into_bytes();
-                                out.extend_from_slice(error.to_string().as_bytes());
-                                out.extend_from_slice(b"}\n");
-                                out
-                            }
-                            Err(e) => error_response(
-                                &key,
-                                -32603,
-                                &format!("the client did not answer: {e}"),
-                            ),
+                    let line = match peer.send_request(request).await {
+                        Ok(result) => match serde_json::to_value(&result) {
+                            Ok(result) => response(&key, &result),
+                            Err(e) => error_response(&key, -32603, &e.to_string()),
                         },
-                        Err(e) => error_response(
-                            &key,
-                            -32601,
-                            &format!(
-                                "toolpact proxy cannot pass this request to an HTTP client: {e}"
-                            ),
-                        ),
+                        Err(ServiceError::McpError(error)) => {
+                            let error = json!({"code": error.code.0, "message": error.message, "data": error.data});
+                            let mut out =
+                                format!(r#"{{"jsonrpc":"2.0","id":{key},"error":"#).into_bytes();
+                            out.extend_from_slice(error.to_string().as_bytes());
+                            out.extend_from_slice(b"}\n");
+                            out
+                        }
+                        Err(e) => {
+                            error_response(&key, -32603, &format!("the client did not answer: {e}"))
+                        }
                     };
                     if let Some(session) = session.upgrade() {
                         let _ = session.send(&line).await;

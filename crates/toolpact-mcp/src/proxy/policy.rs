@@ -53,7 +53,9 @@ pub enum OnFinding {
 pub enum OnInjection {
     /// The result is passed as it is, and the finding logged.
     Warn,
-    /// Each string that carries it is replaced with a note saying what was removed.
+    /// Each string that carries it is replaced with a note naming what was removed (by rule
+    /// code and label, words a second scan does not report); a passage in an object's key,
+    /// which no note can replace, blocks the whole result.
     #[default]
     Redact,
     /// The whole result is replaced with an error result saying why.

@@ -19,7 +19,7 @@ use crate::proxy::wire::{
 };
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -124,7 +124,16 @@ struct State {
     log_level: Option<u8>,
     /// Why the upstream is gone, once it is.
     gone: Option<String>,
+    /// The verdicts of the last list checked, as the audit log and the log have them: a list
+    /// read again (the proxy's own reading, then the client's) reports only what changed.
+    reported: HashSet<VerdictKey>,
+    /// The verdicts the client was last told of in a log notification; a client that asks for
+    /// logging after a list was checked hears of them with the next one.
+    told: HashSet<VerdictKey>,
 }
+
+/// A verdict as reports compare them: the event, the tool, the reason.
+type VerdictKey = (&'static str, String, String);
 
 impl State {
     /// Takes a request out of the map of requests in flight, and a call's time limit with it.
@@ -432,14 +441,13 @@ impl Relay {
         match decision {
             CallDecision::Refuse { code, message } => {
                 if audit.is_on() {
-                    audit.write(
-                        "call-refused",
-                        fields([
-                            ("tool", json!(exposed)),
-                            ("outcome", json!("refused")),
-                            ("reason", json!(message)),
-                        ]),
-                    );
+                    let mut f = self.argument_fields(&params);
+                    f.extend(fields([
+                        ("tool", json!(exposed)),
+                        ("outcome", json!("refused")),
+                        ("reason", json!(message)),
+                    ]));
+                    audit.write("call-refused", f);
                 }
                 tracing::warn!("refused a call to {exposed:?}: {message}");
                 self.to_client(&error_response(&key, code, &message))
@@ -756,12 +764,37 @@ impl Relay {
                 ]),
             );
         }
-        for (event, verdicts) in [
+        let kinds = [
             ("tool-withheld", &checked.withheld),
             ("tool-warned", &checked.warned),
-        ] {
+        ];
+        let current: HashSet<VerdictKey> = kinds
+            .iter()
+            .flat_map(|(event, verdicts)| {
+                verdicts
+                    .iter()
+                    .map(|v| (*event, v.tool.clone(), v.reason.clone()))
+            })
+            .collect();
+        let warning = level_rank("warning");
+        let (reported, told) = {
+            let mut state = self.state();
+            let can_tell = state
+                .log_level
+                .is_some_and(|wanted| warning.is_some_and(|rank| rank >= wanted));
+            let told = if can_tell {
+                std::mem::replace(&mut state.told, current.clone())
+            } else {
+                current.clone()
+            };
+            let reported = std::mem::replace(&mut state.reported, current);
+            (reported, told)
+        };
+        for (event, verdicts) in kinds {
             for verdict in verdicts {
-                if audit.is_on() {
+                let key = (event, verdict.tool.clone(), verdict.reason.clone());
+                let is_new = !reported.contains(&key);
+                if is_new && audit.is_on() {
                     audit.write(
                         event,
                         fields([
@@ -779,8 +812,12 @@ impl Relay {
                         verdict.tool, verdict.reason
                     )
                 };
-                tracing::warn!("{text}");
-                self.log_to_client("warning", &text).await;
+                if is_new {
+                    tracing::warn!("{text}");
+                }
+                if !told.contains(&key) {
+                    self.log_to_client("warning", &text).await;
+                }
             }
         }
     }

@@ -88,3 +88,37 @@ pub fn many_tools(count: usize) -> Registry {
     }
     registry
 }
+
+/// The events of an SSE response as they arrive, one JSON-RPC message at a time.
+pub struct Events {
+    /// The response whose body is the stream.
+    pub response: reqwest::Response,
+    /// What was read of the next event.
+    pub buffer: String,
+}
+
+impl Events {
+    /// The next message; fails the test after 10 s.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            while let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                let data: String = event
+                    .lines()
+                    .filter_map(|line| line.strip_prefix("data:"))
+                    .map(str::trim)
+                    .collect();
+                if !data.is_empty() {
+                    return serde_json::from_str(&data).unwrap();
+                }
+            }
+            let chunk =
+                tokio::time::timeout(std::time::Duration::from_secs(10), self.response.chunk())
+                    .await
+                    .expect("an event within 10 s")
+                    .unwrap()
+                    .expect("the stream is still open");
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}

@@ -5,7 +5,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use serde_json::{Value, json};
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
@@ -46,12 +47,17 @@ impl Peer {
 
     /// The next message; fails the test after [`PATIENCE`].
     pub async fn recv(&mut self) -> Value {
-        let line = tokio::time::timeout(PATIENCE, self.lines.next_line())
+        let line = self.recv_line().await;
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// The next line as it came, without its newline; fails the test after [`PATIENCE`].
+    pub async fn recv_line(&mut self) -> String {
+        tokio::time::timeout(PATIENCE, self.lines.next_line())
             .await
             .expect("no message came in time")
             .unwrap()
-            .expect("the pipe closed");
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+            .expect("the pipe closed")
     }
 
     /// The next message for which `wanted` holds, skipping others.
@@ -118,6 +124,18 @@ impl Setup {
             .filter(|e| e["event"] == event)
             .collect()
     }
+
+    /// The tools of the `tool-withheld` or `tool-warned` events, each with its check and its
+    /// reason, once each (every reading of the list logs them again).
+    pub fn verdicts(&self, event: &str) -> BTreeSet<(String, String, String)> {
+        self.events(event)
+            .iter()
+            .map(|e| {
+                let text = |key: &str| e[key].as_str().unwrap().to_owned();
+                (text("tool"), text("check"), text("reason"))
+            })
+            .collect()
+    }
 }
 
 /// Starts a proxy with `options` (its audit log in a temporary file).
@@ -165,6 +183,26 @@ pub fn weather_tool(description: &str) -> Value {
         },
         "annotations": {"readOnlyHint": true}
     })
+}
+
+/// A tool without annotations whose arguments are any object.
+pub fn plain_tool(name: &str, description: &str) -> Value {
+    json!({"name": name, "description": description, "inputSchema": {"type": "object"}})
+}
+
+/// Writes a lock file (`toolpact.lock` in `dir`) that pins `tools`; returns its path.
+pub fn write_lock(dir: &Path, tools: &[Value]) -> PathBuf {
+    let tools: Vec<toolpact::Tool> = tools
+        .iter()
+        .map(|t| serde_json::from_value(t.clone()).unwrap())
+        .collect();
+    let path = dir.join("toolpact.lock");
+    std::fs::write(
+        &path,
+        toolpact::LockFile::new(&tools).unwrap().to_json_string(),
+    )
+    .unwrap();
+    path
 }
 
 /// A plain description the linter has nothing against.
@@ -244,6 +282,42 @@ pub async fn client_list(setup: &mut Setup, id: u64, tools: &[Value]) -> Vec<Str
 /// A `tools/call` request.
 pub fn call(id: u64, name: &str, arguments: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
+}
+
+/// The client sends `request` (a `tools/call`); returns it as the upstream receives it.
+pub async fn forward(setup: &mut Setup, request: Value) -> Value {
+    setup.client.send(request).await;
+    setup.upstream.recv_method("tools/call").await
+}
+
+/// The client sends `request` (a `tools/call`) and the upstream answers it with `result`;
+/// returns the answer the client gets.
+pub async fn round_trip(setup: &mut Setup, request: Value, result: Value) -> Value {
+    let id = request["id"].clone();
+    let forwarded = forward(setup, request).await;
+    setup
+        .upstream
+        .send(json!({"jsonrpc": "2.0", "id": forwarded["id"], "result": result}))
+        .await;
+    setup.client.recv_answer(id).await
+}
+
+/// The client sends `request` (a `tools/call`) and the proxy refuses it with an invalid params
+/// error; returns the error's message.
+pub async fn refusal(setup: &mut Setup, request: Value) -> String {
+    let id = request["id"].clone();
+    setup.client.send(request).await;
+    let refused = setup.client.recv_answer(id).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    refused["error"]["message"].as_str().unwrap().to_owned()
+}
+
+/// The upstream answers request `id` with a text result, and the client's next message is
+/// that answer, unchanged.
+pub async fn answer_passes(setup: &mut Setup, id: u64, text: &str) {
+    let answer = text_result(&json!(id), text);
+    setup.upstream.send(answer.clone()).await;
+    assert_eq!(setup.client.recv().await, answer);
 }
 
 /// A text result.

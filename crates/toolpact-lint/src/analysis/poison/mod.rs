@@ -58,6 +58,20 @@ impl Technique {
         }
     }
 
+    /// The technique's name as its JSON form spells it (`forced-invocation`, `concealment`…):
+    /// a label that names the technique without the words of it, for notes that replace a
+    /// passage in text a model reads, and that a scan of that text must not report again.
+    pub fn label(self) -> &'static str {
+        match self {
+            Technique::ForcedInvocation => "forced-invocation",
+            Technique::Concealment => "concealment",
+            Technique::FakeAuthority => "fake-authority",
+            Technique::CrossToolInstructions => "cross-tool-instructions",
+            Technique::Exfiltration => "exfiltration",
+            Technique::HiddenInstructions => "hidden-instructions",
+        }
+    }
+
     /// What text of this technique does, for messages.
     pub fn what(self) -> &'static str {
         match self {
