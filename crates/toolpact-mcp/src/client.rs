@@ -617,7 +617,7 @@ fn is_broken_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
 
 /// What a transport error says, with the HTTP client's own causes (rmcp keeps them out of the
 /// error's chain), and a refused connection said plainly.
-fn transport_failure(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn transport_failure(error: &(dyn std::error::Error + 'static)) -> String {
     let inner: &(dyn std::error::Error + 'static) =
         match error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
             Some(StreamableHttpError::Client(client)) => client,
@@ -666,11 +666,24 @@ fn install_crypto_provider() {
     }
 }
 
+/// rmcp's Streamable HTTP client transport for `url`, with its settings as
+/// [`http_endpoint`] checks them.
 pub(crate) fn http_transport(
     url: &str,
     headers: &[(String, String)],
     bearer_token: Option<&str>,
 ) -> Result<StreamableHttpClientTransport<reqwest::Client>, ClientError> {
+    let (client, config) = http_endpoint(url, headers, bearer_token)?;
+    Ok(StreamableHttpClientTransport::with_client(client, config))
+}
+
+/// The HTTP client and rmcp's transport settings for a Streamable HTTP endpoint: the URL, the
+/// extra headers and the bearer token checked, each refused with a message that says why.
+pub(crate) fn http_endpoint(
+    url: &str,
+    headers: &[(String, String)],
+    bearer_token: Option<&str>,
+) -> Result<(reqwest::Client, StreamableHttpClientTransportConfig), ClientError> {
     let parsed: http::Uri = url
         .parse()
         .map_err(|e| ClientError::Option(format!("{url:?} is not a URL: {e}")))?;
@@ -706,7 +719,7 @@ pub(crate) fn http_transport(
         }
         config = config.auth_header(token);
     }
-    Ok(StreamableHttpClientTransport::with_client(client, config))
+    Ok((client, config))
 }
 
 impl std::fmt::Display for ServerInfo {

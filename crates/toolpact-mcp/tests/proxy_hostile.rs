@@ -6,7 +6,7 @@
 
 mod proxy_support;
 
-use proxy_support::{WEATHER, call, handshake, start, text_result, weather_tool};
+use proxy_support::{WEATHER, call, handshake, initialize, start, text_result, weather_tool};
 use serde_json::json;
 use std::time::Duration;
 use toolpact_mcp::{Proxy, ProxyOptions, Source};
@@ -300,4 +300,28 @@ async fn a_child_server_that_exits_is_reported_with_its_status_and_standard_erro
         .unwrap()
         .unwrap()
         .unwrap();
+}
+
+#[tokio::test]
+async fn a_tool_list_answered_with_an_error_is_logged_with_the_servers_words() {
+    let mut setup = start(ProxyOptions::default());
+    initialize(&mut setup).await;
+    let list = setup.upstream.recv_method("tools/list").await;
+    setup
+        .upstream
+        .send(json!({"jsonrpc": "2.0", "id": list["id"], "error": {"code": -32603, "message": "the catalog database is locked"}}))
+        .await;
+    // A call waits for the list; with the list failed, it is refused rather than held.
+    setup
+        .client
+        .send(call(1, "get_weather", json!({"city": "Bern"})))
+        .await;
+    let refused = setup.client.recv_answer(json!(1)).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let failed = setup.events("list-failed");
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(
+        failed[0]["reason"],
+        "the upstream server answered tools/list with an error: the catalog database is locked"
+    );
 }

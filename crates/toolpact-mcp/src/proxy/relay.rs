@@ -654,7 +654,7 @@ impl Relay {
         result: Option<&RawValue>,
     ) -> bool {
         if key.starts_with(OWN_KEY_PREFIX) {
-            self.own_response(&key, result).await;
+            self.own_response(&key, line, result).await;
             return true;
         }
         let pending = self.state().take(&key);
@@ -1039,7 +1039,7 @@ impl Relay {
         id
     }
 
-    async fn own_response(self: &Arc<Self>, key: &str, result: Option<&RawValue>) {
+    async fn own_response(self: &Arc<Self>, key: &str, line: &[u8], result: Option<&RawValue>) {
         let fetch = {
             let mut state = self.state();
             match &state.fetch {
@@ -1050,8 +1050,18 @@ impl Relay {
         let Some(mut fetch) = fetch else { return };
         let Some(mut value) = result.and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
         else {
-            self.list_failed("the upstream server answered tools/list with an error")
-                .await;
+            // The error's own words say what went wrong (an answer over the size limit, a
+            // connection cut off, the server's own reason).
+            let said = serde_json::from_slice::<Value>(line)
+                .ok()
+                .and_then(|m| m["error"]["message"].as_str().map(str::to_owned));
+            let text = match said {
+                Some(said) => {
+                    format!("the upstream server answered tools/list with an error: {said}")
+                }
+                None => "the upstream server answered tools/list with an error".to_owned(),
+            };
+            self.list_failed(&text).await;
             return;
         };
         let Some(Value::Array(page)) = value.get_mut("tools").map(Value::take) else {

@@ -211,6 +211,13 @@ pub const WEATHER: &str = "Get the current weather for a city. Returns the tempe
 /// `initialize`, `notifications/initialized`, and the proxy's own `tools/list` answered with
 /// `tools`: the session as a client and server open it.
 pub async fn handshake(setup: &mut Setup, tools: &[Value]) {
+    initialize(setup).await;
+    answer_list(&mut setup.upstream, tools).await;
+}
+
+/// `initialize` and `notifications/initialized`, passed through; the proxy's own `tools/list`
+/// is then on its way to the upstream.
+pub async fn initialize(setup: &mut Setup) {
     setup
         .client
         .send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -240,7 +247,6 @@ pub async fn handshake(setup: &mut Setup, tools: &[Value]) {
         .upstream
         .recv_method("notifications/initialized")
         .await;
-    answer_list(&mut setup.upstream, tools).await;
 }
 
 /// Waits for the proxy's own `tools/list` and answers it with `tools`.
