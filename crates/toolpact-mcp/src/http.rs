@@ -601,10 +601,16 @@ pub(crate) const RESULT_AS_IS: &str = "toolpact/result-as-is";
 #[derive(Debug, Clone)]
 pub(crate) struct RequestAsIs(pub(crate) Option<Value>);
 
-/// A request to the client that goes out with `params` as they are (see [`RequestAsIs`]).
-pub(crate) fn request_as_is(method: &str, params: Option<Value>) -> ServerRequest {
-    let mut request = CustomRequest::new(method, params.clone());
-    request.extensions.insert(RequestAsIs(params));
+/// A request to the client that goes out with `params`, an object, as they are (see
+/// [`RequestAsIs`]).
+pub(crate) fn request_as_is(
+    method: &str,
+    params: Option<serde_json::Map<String, Value>>,
+) -> ServerRequest {
+    let mut request = CustomRequest::new(method, None);
+    request
+        .extensions
+        .insert(RequestAsIs(params.map(Value::Object)));
     ServerRequest::CustomRequest(request)
 }
 

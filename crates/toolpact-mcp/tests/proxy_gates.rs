@@ -9,8 +9,8 @@
 mod proxy_support;
 
 use proxy_support::{
-    Setup, WEATHER, answer_passes, call, client_list, forward, handshake, plain_tool, refusal,
-    round_trip, start, text_result, weather_tool, write_lock,
+    Setup, WEATHER, answer_passes, call, client_list, forward, handshake, initialize, plain_tool,
+    refusal, round_trip, start, text_result, weather_tool, write_lock,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -554,4 +554,49 @@ async fn a_refused_call_to_an_unknown_or_withheld_tool_is_logged_with_its_argume
         assert_eq!(event["arguments_sha256"], hash, "{event}");
         assert_eq!(event["arguments"], arguments, "{event}");
     }
+}
+
+#[tokio::test]
+async fn a_verdict_on_a_later_page_is_logged_once_however_often_the_list_is_read() {
+    let mut setup = start(ProxyOptions::default());
+    initialize(&mut setup).await;
+    let page = |tools: Value, next: Option<&str>| {
+        let mut result = json!({"tools": tools});
+        if let Some(next) = next {
+            result["nextCursor"] = json!(next);
+        }
+        result
+    };
+    let first = page(json!([weather_tool(WEATHER)]), Some("page-2"));
+    let second = page(json!([poisoned_tool()]), None);
+    // The proxy's own reading, page by page.
+    for result in [&first, &second] {
+        let list = setup.upstream.recv_method("tools/list").await;
+        setup
+            .upstream
+            .send(json!({"jsonrpc": "2.0", "id": list["id"], "result": result}))
+            .await;
+    }
+    // The client reads both pages, twice.
+    let mut id = 1;
+    for _ in 0..2 {
+        for (cursor, result) in [(None, &first), (Some("page-2"), &second)] {
+            let mut request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
+            if let Some(cursor) = cursor {
+                request["params"] = json!({"cursor": cursor});
+            }
+            setup.client.send(request).await;
+            let list = setup.upstream.recv_method("tools/list").await;
+            setup
+                .upstream
+                .send(json!({"jsonrpc": "2.0", "id": list["id"], "result": result}))
+                .await;
+            setup.client.recv_answer(json!(id)).await;
+            id += 1;
+        }
+    }
+    assert_eq!(setup.events("list-checked").len(), 5);
+    let withheld = setup.events("tool-withheld");
+    assert_eq!(withheld.len(), 1, "{withheld:?}");
+    assert_eq!(withheld[0]["tool"], poisoned_tool()["name"]);
 }

@@ -5,6 +5,7 @@
 
 mod audit;
 mod findings;
+mod http;
 mod lock;
 mod policy;
 mod timeouts;
@@ -75,8 +76,8 @@ fn audit(path: &Path) -> Vec<Value> {
 /// What one session saw of the tool list through the proxy, and what its audit log says.
 ///
 /// The proxy checks every tool list it reads (its own reading after `initialized`, and each
-/// answer to the client's `tools/list`) and logs every check, so one session logs the same
-/// verdicts more than once.
+/// answer to the client's `tools/list`) and logs every check; a verdict is logged when it is
+/// new.
 struct Listed {
     /// The names of the tools the client got, in order.
     names: Vec<String>,

@@ -291,7 +291,29 @@ async fn read_relay(out: DuplexStream, routing: Arc<Routing>, session: Weak<Sess
                 let key = id_key(id);
                 let Some(peer) = peer else { continue };
                 // The request goes out as the upstream wrote it, under rmcp's id for it.
-                let request = request_as_is(method, value.get("params").cloned());
+                // Parameters that are not an object have no place in MCP, nor in rmcp's
+                // model of a request (it would send `{}`).
+                let params = match value.get("params") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::Object(params)) => Some(params.clone()),
+                    Some(_) => {
+                        let line = error_response(
+                            &key,
+                            -32602,
+                            "toolpact proxy cannot pass on a request whose params are not an object",
+                        );
+                        // Sent from a task of its own, as every answer to the upstream
+                        // is: this loop must go on reading what the relay writes.
+                        let session = session.clone();
+                        tokio::spawn(async move {
+                            if let Some(session) = session.upgrade() {
+                                let _ = session.send(&line).await;
+                            }
+                        });
+                        continue;
+                    }
+                };
+                let request = request_as_is(method, params);
                 let session = session.clone();
                 tokio::spawn(async move {
                     let line = match peer.send_request(request).await {

@@ -124,11 +124,13 @@ struct State {
     log_level: Option<u8>,
     /// Why the upstream is gone, once it is.
     gone: Option<String>,
-    /// The verdicts of the last list checked, as the audit log and the log have them: a list
-    /// read again (the proxy's own reading, then the client's) reports only what changed.
-    reported: HashSet<VerdictKey>,
-    /// The verdicts the client was last told of in a log notification; a client that asks for
-    /// logging after a list was checked hears of them with the next one.
+    /// The verdicts of the last whole reading of the list, and of the pages of the reading in
+    /// progress: a list read again (the proxy's own reading, then the client's) adds to the
+    /// audit log and the log only what changed.
+    last_reading: HashSet<VerdictKey>,
+    this_reading: HashSet<VerdictKey>,
+    /// The verdicts the client was told of in a log notification (while they last); a client
+    /// that asks for logging after a list was checked hears of them with the next reading.
     told: HashSet<VerdictKey>,
 }
 
@@ -719,7 +721,7 @@ impl Relay {
                 if let Some(object) = value.as_object_mut() {
                     object.insert("tools".to_owned(), Value::Array(checked.tools.clone()));
                 }
-                self.report(&checked).await;
+                self.report(&checked, first_page).await;
                 if complete {
                     self.state().tools = Arc::new(checked.set);
                     self.ready.send_replace(true);
@@ -751,7 +753,8 @@ impl Relay {
     }
 
     /// Audit events, log lines and log notifications for a checked list.
-    async fn report(&self, checked: &Checked) {
+    /// `first_page`: the check is of the first page of a reading (or of a whole list).
+    async fn report(&self, checked: &Checked, first_page: bool) {
         let audit = &self.shared.audit;
         if audit.is_on() {
             audit.write(
@@ -777,23 +780,40 @@ impl Relay {
             })
             .collect();
         let warning = level_rank("warning");
-        let (reported, told) = {
+        // What counts as already reported: the verdicts of the last whole reading, and those of
+        // the pages of this one read so far.
+        let (seen, told, can_tell) = {
             let mut state = self.state();
+            let state = &mut *state;
+            if first_page {
+                state.last_reading = std::mem::take(&mut state.this_reading);
+                // A verdict the client was told of that went away for a whole reading is told
+                // again when it comes back.
+                let (last, this) = (&state.last_reading, &current);
+                state.told.retain(|k| last.contains(k) || this.contains(k));
+            }
+            let seen: HashSet<VerdictKey> = current
+                .iter()
+                .filter(|k| state.last_reading.contains(*k) || state.this_reading.contains(*k))
+                .cloned()
+                .collect();
+            state.this_reading.extend(current.iter().cloned());
             let can_tell = state
                 .log_level
                 .is_some_and(|wanted| warning.is_some_and(|rank| rank >= wanted));
             let told = if can_tell {
-                std::mem::replace(&mut state.told, current.clone())
+                let told = state.told.clone();
+                state.told.extend(current);
+                told
             } else {
-                current.clone()
+                current
             };
-            let reported = std::mem::replace(&mut state.reported, current);
-            (reported, told)
+            (seen, told, can_tell)
         };
         for (event, verdicts) in kinds {
             for verdict in verdicts {
                 let key = (event, verdict.tool.clone(), verdict.reason.clone());
-                let is_new = !reported.contains(&key);
+                let is_new = !seen.contains(&key);
                 if is_new && audit.is_on() {
                     audit.write(
                         event,
@@ -815,8 +835,8 @@ impl Relay {
                 if is_new {
                     tracing::warn!("{text}");
                 }
-                if !told.contains(&key) {
-                    self.log_to_client("warning", &text).await;
+                if can_tell && !told.contains(&key) {
+                    self.send_log("warning", &text).await;
                 }
             }
         }
@@ -826,11 +846,16 @@ impl Relay {
     async fn log_to_client(&self, level: &str, text: &str) {
         let wanted = self.state().log_level;
         if wanted.is_some_and(|wanted| level_rank(level).is_some_and(|rank| rank >= wanted)) {
-            let params = json!({"level": level, "logger": "toolpact-proxy", "data": text});
-            let _ = self
-                .to_client(&message(None, "notifications/message", &params))
-                .await;
+            self.send_log(level, text).await;
         }
+    }
+
+    /// Sends `notifications/message`, the client's log level checked by the caller.
+    async fn send_log(&self, level: &str, text: &str) {
+        let params = json!({"level": level, "logger": "toolpact-proxy", "data": text});
+        let _ = self
+            .to_client(&message(None, "notifications/message", &params))
+            .await;
     }
 
     fn audit_answer(
@@ -1052,9 +1077,14 @@ impl Relay {
         else {
             // The error's own words say what went wrong (an answer over the size limit, a
             // connection cut off, the server's own reason).
-            let said = serde_json::from_slice::<Value>(line)
-                .ok()
-                .and_then(|m| m["error"]["message"].as_str().map(str::to_owned));
+            // Cut and escaped: the words go to standard error, and are the server's.
+            let said = serde_json::from_slice::<Value>(line).ok().and_then(|m| {
+                m["error"]["message"].as_str().map(|said| {
+                    let cut: String = said.chars().take(300).collect();
+                    let more = if cut.len() < said.len() { "…" } else { "" };
+                    format!("{}{more}", cut.escape_debug())
+                })
+            });
             let text = match said {
                 Some(said) => {
                     format!("the upstream server answered tools/list with an error: {said}")
@@ -1094,7 +1124,7 @@ impl Relay {
             return;
         }
         let checked = self.check(fetch.tools).await;
-        self.report(&checked).await;
+        self.report(&checked, true).await;
         let refetch = {
             let mut state = self.state();
             state.tools = Arc::new(checked.set);

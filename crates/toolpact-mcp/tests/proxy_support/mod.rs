@@ -126,7 +126,7 @@ impl Setup {
     }
 
     /// The tools of the `tool-withheld` or `tool-warned` events, each with its check and its
-    /// reason, once each (every reading of the list logs them again).
+    /// reason, once each.
     pub fn verdicts(&self, event: &str) -> BTreeSet<(String, String, String)> {
         self.events(event)
             .iter()

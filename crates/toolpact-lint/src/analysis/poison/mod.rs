@@ -46,6 +46,16 @@ pub enum Technique {
 }
 
 impl Technique {
+    /// Every technique, in the order of their rule codes.
+    pub const ALL: [Technique; 6] = [
+        Technique::ForcedInvocation,
+        Technique::Concealment,
+        Technique::FakeAuthority,
+        Technique::CrossToolInstructions,
+        Technique::Exfiltration,
+        Technique::HiddenInstructions,
+    ];
+
     /// The code of the rule that reports the technique in tool definitions.
     pub fn code(self) -> &'static str {
         match self {
@@ -922,9 +932,18 @@ fn shorten(quote: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Place, camel_words, scan_tool, supplied_by_user};
+    use super::{Place, Technique, camel_words, scan_tool, supplied_by_user};
     use serde_json::json;
     use toolpact::Tool;
+
+    #[test]
+    fn a_techniques_label_is_its_json_name_and_every_technique_has_its_own_code() {
+        let mut codes = std::collections::BTreeSet::new();
+        for technique in Technique::ALL {
+            assert_eq!(json!(technique), json!(technique.label()));
+            assert!(codes.insert(technique.code()), "{technique:?}");
+        }
+    }
 
     #[test]
     fn names_in_camel_case_are_read_as_words() {

@@ -17,7 +17,6 @@ use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpClientTransport, StreamableHttpError,
     StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
-use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -30,6 +29,9 @@ const BRIDGE_BUFFER: usize = 256 * 1024;
 /// reading more from the relay. A request answered in JSON is on its way until the whole answer
 /// has come.
 const MAX_SENDS: usize = 256;
+
+/// How many reasons for broken answers are kept at most, waiting for their request's error.
+const MAX_NOTES: usize = 1024;
 
 /// JSON-RPC's invalid request: a message rmcp cannot send.
 const INVALID_REQUEST: i32 = -32600;
@@ -227,10 +229,14 @@ struct Broken(Arc<Mutex<HashMap<RequestId, String>>>);
 
 impl Broken {
     fn note(&self, id: RequestId, why: String) {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(id, why);
+        let mut noted = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        // A note no error of rmcp's comes to take (the stream broke after the response, or the
+        // request was cancelled) would stay for the session: the notes are bounded, and one
+        // lost only leaves the plainer message.
+        if noted.len() >= MAX_NOTES {
+            noted.clear();
+        }
+        noted.insert(id, why);
     }
 
     fn take(&self, id: &RequestId) -> Option<String> {
@@ -372,10 +378,21 @@ impl StreamableHttpClient for Watched {
 /// own kind it does not know (`CustomRequest`, `CustomNotification`), whose parameters it keeps
 /// as they are: its models of the others rewrite them (a sampling request's temperature held
 /// as an `f32`, `0.7` passed on as `0.699999988079071`; an elicitation without a `mode` given
-/// `form`; a progress of `0` passed on as `0.0`). [`restore_method`] takes it off again.
-const AS_IS: &str = "toolpact-as-is/";
+/// `form`; a progress of `0` passed on as `0.0`). [`restore_method`] takes it off again. It
+/// holds a number drawn for the process, so that no method a server sends can be taken for one
+/// renamed here.
+fn as_is_prefix() -> &'static str {
+    static PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PREFIX.get_or_init(|| {
+        use std::hash::{BuildHasher, Hasher};
+        let drawn = std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish();
+        format!("toolpact-as-is-{drawn:016x}/")
+    })
+}
 
-/// The upstream's messages in `events` with their methods renamed (see [`AS_IS`]).
+/// The upstream's messages in `events` with their methods renamed (see [`as_is_prefix`]).
 fn as_is(events: BoxedSseResponse) -> BoxedSseResponse {
     events
         .map(|event| {
@@ -389,31 +406,32 @@ fn as_is(events: BoxedSseResponse) -> BoxedSseResponse {
         .boxed()
 }
 
-/// A request or notification written again with its method under [`AS_IS`], its id and
-/// parameters as they were; `None` for anything else (answers, batches, what is not JSON).
+/// A request or notification written again with its method under [`as_is_prefix`], every other
+/// member as it was; `None` for anything else: answers, batches, a message with members
+/// JSON-RPC does not have, what is not JSON. Those go to rmcp as they came, to be read or
+/// refused by its own rules.
 fn renamed(data: &str) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Parts<'a> {
-        #[serde(borrow)]
-        id: Option<&'a RawValue>,
-        method: String,
-        #[serde(borrow)]
-        params: Option<&'a RawValue>,
+    if !data.trim_start().starts_with('{') {
+        return None;
     }
-    let parts: Parts<'_> = serde_json::from_str(data).ok()?;
-    let method = serde_json::to_string(&format!("{AS_IS}{}", parts.method)).ok()?;
-    let mut out = String::with_capacity(data.len() + AS_IS.len() + 16);
-    out.push_str(r#"{"jsonrpc":"2.0","#);
-    if let Some(id) = parts.id {
-        out.push_str(r#""id":"#);
-        out.push_str(id.get());
-        out.push(',');
+    let members: HashMap<String, &RawValue> = serde_json::from_str(data).ok()?;
+    if !members
+        .keys()
+        .all(|key| matches!(key.as_str(), "jsonrpc" | "id" | "method" | "params"))
+    {
+        return None;
     }
+    let method: String = serde_json::from_str(members.get("method")?.get()).ok()?;
+    let method = serde_json::to_string(&format!("{}{method}", as_is_prefix())).ok()?;
+    let mut out = String::with_capacity(data.len() + 40);
+    out.push('{');
     out.push_str(r#""method":"#);
     out.push_str(&method);
-    if let Some(params) = parts.params {
-        out.push_str(r#","params":"#);
-        out.push_str(params.get());
+    for key in ["jsonrpc", "id", "params"] {
+        if let Some(value) = members.get(key) {
+            out.push_str(&format!(r#","{key}":"#));
+            out.push_str(value.get());
+        }
     }
     out.push('}');
     Some(out)
@@ -432,7 +450,64 @@ fn restore_method(message: &mut ServerJsonRpcMessage) {
         },
         _ => return,
     };
-    if let Some(original) = method.strip_prefix(AS_IS) {
+    if let Some(original) = method.strip_prefix(as_is_prefix()) {
         *method = original.to_owned();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// `data` renamed, then read by rmcp and named back, as the relay gets it.
+    fn through(data: &str) -> Value {
+        let data = renamed(data).unwrap_or_else(|| data.to_owned());
+        let mut message: ServerJsonRpcMessage = serde_json::from_str(&data).unwrap();
+        restore_method(&mut message);
+        serde_json::to_value(&message).unwrap()
+    }
+
+    #[test]
+    fn requests_and_notifications_keep_their_parameters_as_written() {
+        let sampling = json!({"jsonrpc": "2.0", "id": "s-1", "method": "sampling/createMessage",
+            "params": {"messages": [], "maxTokens": 5, "temperature": 0.7}});
+        assert_eq!(through(&sampling.to_string()), sampling);
+        let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": "p", "progress": 0}});
+        let line = serde_json::to_string(&through(&progress.to_string())).unwrap();
+        assert!(line.contains(r#""progress":0"#), "{line}");
+        // Without rmcp's model in between: a method that carries the prefix already keeps it.
+        let own = format!("{}x", as_is_prefix());
+        let odd = json!({"jsonrpc": "2.0", "method": own});
+        assert_eq!(through(&odd.to_string())["method"], own);
+    }
+
+    #[test]
+    fn what_is_not_a_plain_request_or_notification_is_left_to_rmcp() {
+        for data in [
+            // Answers, and an answer with a method (rmcp refuses it).
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"x","result":{}}"#,
+            // An array, which a derived struct would have read.
+            r#"[7,"sampling/createMessage",{}]"#,
+            // A method that is not a string, no method, not JSON.
+            r#"{"jsonrpc":"2.0","method":7}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            "not json",
+            "",
+        ] {
+            assert_eq!(renamed(data), None, "{data}");
+        }
+    }
+
+    #[test]
+    fn a_null_id_and_a_missing_version_stay_for_rmcp_to_judge() {
+        let renamed = renamed(r#"{"id":null,"method":"ping","params":null}"#).unwrap();
+        let value: Value = serde_json::from_str(&renamed).unwrap();
+        assert_eq!(value["id"], Value::Null);
+        assert!(value.get("id").is_some(), "{renamed}");
+        assert!(value.get("jsonrpc").is_none(), "{renamed}");
+        assert_eq!(value["params"], Value::Null);
     }
 }
