@@ -8,9 +8,13 @@
 //! lines so that its error messages can say the server writes something else than protocol
 //! messages to its standard output.
 
+use rmcp::model::{CallToolRequest, ClientRequest, JsonRpcMessage, JsonRpcRequest};
 use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
+use rmcp::{RoleClient, RoleServer};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
+use std::fmt;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
@@ -76,6 +80,130 @@ enum Line {
     Whole,
     /// A line longer than [`MAX_LINE_BYTES`], dropped.
     Overlong,
+}
+
+/// How one side reads a line into rmcp's message type.
+///
+/// rmcp's request and result types are untagged enums: a line is buffered, then read as each
+/// kind of request in turn until one fits, and every kind that does not fit builds an error on
+/// the way. A `tools/call` is the 14th kind a client can send, so a server read each call
+/// thirteen times over before it found it. A server reads a line that is plainly a call (a
+/// `method` of `tools/call`, an `id`, no `result` or `error`, none of them twice) as that
+/// request directly, and any other line, or a call that does not read as one, as rmcp reads it:
+/// the message is the same either way (a unit test holds the two to that).
+pub(crate) trait Decode: ServiceRole {
+    /// The message of one line of JSON.
+    fn decode(text: &[u8]) -> serde_json::Result<RxJsonRpcMessage<Self>> {
+        serde_json::from_slice(text)
+    }
+}
+
+impl Decode for RoleClient {}
+
+impl Decode for RoleServer {
+    fn decode(text: &[u8]) -> serde_json::Result<RxJsonRpcMessage<Self>> {
+        if serde_json::from_slice::<CallShape>(text).is_ok_and(|shape| shape.0)
+            && let Ok(call) = serde_json::from_slice::<JsonRpcRequest<CallToolRequest>>(text)
+        {
+            return Ok(JsonRpcMessage::Request(JsonRpcRequest {
+                jsonrpc: call.jsonrpc,
+                id: call.id,
+                request: ClientRequest::CallToolRequest(call.request),
+            }));
+        }
+        serde_json::from_slice(text)
+    }
+}
+
+/// Whether a JSON object is plainly a `tools/call` request, read from its keys alone: a
+/// `method` of `tools/call`, an `id`, no `result` or `error`, and none of these four twice.
+struct CallShape(bool);
+
+/// The four keys that tell a JSON-RPC message's kind.
+#[derive(Clone, Copy)]
+enum ShapeKey {
+    Method,
+    Id,
+    Result,
+    Error,
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for ShapeKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Key;
+        impl Visitor<'_> for Key {
+            type Value = ShapeKey;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<ShapeKey, E> {
+                Ok(match key {
+                    "method" => ShapeKey::Method,
+                    "id" => ShapeKey::Id,
+                    "result" => ShapeKey::Result,
+                    "error" => ShapeKey::Error,
+                    _ => ShapeKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_str(Key)
+    }
+}
+
+/// A `method` value: whether it is the string `tools/call` (any other string is `false`; a
+/// value that is not a string fails, and the line is read as rmcp reads it).
+struct IsToolCall(bool);
+
+impl<'de> serde::Deserialize<'de> for IsToolCall {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Method;
+        impl Visitor<'_> for Method {
+            type Value = IsToolCall;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a method name")
+            }
+            fn visit_str<E: serde::de::Error>(self, method: &str) -> Result<IsToolCall, E> {
+                Ok(IsToolCall(method == "tools/call"))
+            }
+        }
+        deserializer.deserialize_str(Method)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CallShape {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Shape;
+        impl<'de> Visitor<'de> for Shape {
+            type Value = CallShape;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON-RPC message")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CallShape, A::Error> {
+                let mut seen = [0u8; 4];
+                let mut tool_call = false;
+                while let Some(key) = map.next_key::<ShapeKey>()? {
+                    match key {
+                        ShapeKey::Method => tool_call = map.next_value::<IsToolCall>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                    if let Some(count) = match key {
+                        ShapeKey::Method => Some(&mut seen[0]),
+                        ShapeKey::Id => Some(&mut seen[1]),
+                        ShapeKey::Result => Some(&mut seen[2]),
+                        ShapeKey::Error => Some(&mut seen[3]),
+                        ShapeKey::Other => None,
+                    } {
+                        *count = count.saturating_add(1);
+                    }
+                }
+                Ok(CallShape(tool_call && seen == [1, 1, 0, 0]))
+            }
+        }
+        deserializer.deserialize_map(Shape)
+    }
 }
 
 /// The transport: reads lines from `R`, writes lines to `W`.
@@ -196,7 +324,7 @@ fn invalid_request(message: &Value) -> String {
 
 impl<Role, R, W> Transport<Role> for LineTransport<Role, R, W>
 where
-    Role: ServiceRole,
+    Role: Decode,
     R: AsyncRead + Send + Unpin,
     W: AsyncWrite + Send + Unpin + 'static,
 {
@@ -224,7 +352,7 @@ where
                 Line::Overlong => Some(PARSE_ERROR.to_owned()),
                 // An empty line is nothing at all.
                 Line::Whole if text.is_empty() => None,
-                Line::Whole => match serde_json::from_slice::<RxJsonRpcMessage<Role>>(text) {
+                Line::Whole => match Role::decode(text) {
                     Ok(message) => {
                         self.line = line;
                         self.line.clear();
@@ -395,6 +523,60 @@ mod tests {
             received.is_empty() && written.is_empty(),
             "{received:?} {written:?}"
         );
+    }
+
+    /// A server reads a `tools/call` directly as that request; the message must be the one
+    /// rmcp's own reading gives, for calls of every form and for lines that only look like one.
+    #[test]
+    fn a_call_read_directly_is_the_message_rmcp_reads() {
+        let lines = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2.5}}}"#,
+            r#"{"method":"tools/call","params":{"name":"add"},"id":"x-1","jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{},"_meta":{"progressToken":7,"k":[1,{"v":null}]}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"s":"\u00e9\n\"q\""},"task":{"ttl":60000}},"extra":{"x":1}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"add","arguments":"a string"}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":6,"method":"tools/call"}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":[1,2]}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"add"},"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add"},"error":null}"#,
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","method":"ping","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","id":11,"method":"ping","method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","id":12,"id":13,"method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","\u0069d":14,"method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","id":15,"method":"tools\/call","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"1.0","id":16,"method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"id":17,"method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","id":18,"method":3,"params":{"name":"add"}}"#,
+            r#"{"jsonrpc":"2.0","id":19,"method":"tools/list","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"add","arguments":{"a":1}},"jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}"#,
+            r#"[{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"add"}}]"#,
+        ];
+        let mut direct = 0;
+        for line in lines {
+            let rmcp = serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line.as_bytes());
+            let ours = RoleServer::decode(line.as_bytes());
+            let as_value = |m: &serde_json::Result<RxJsonRpcMessage<RoleServer>>| {
+                m.as_ref().map(|m| serde_json::to_value(m).unwrap()).ok()
+            };
+            assert_eq!(as_value(&ours), as_value(&rmcp), "{line}");
+            assert_eq!(
+                format!("{:?}", ours.as_ref().ok()),
+                format!("{:?}", rmcp.as_ref().ok()),
+                "{line}"
+            );
+            let shape = serde_json::from_slice::<CallShape>(line.as_bytes());
+            direct += usize::from(shape.is_ok_and(|s| s.0));
+        }
+        // The lines that look plainly like calls take the direct way (the first four, the four
+        // malformed ones rmcp reads as a custom request, the escaped `id` and `/`, the null
+        // and fractional ids, the wrong version, the one without a version, the repeated
+        // `jsonrpc` key); a broken line or an array does not.
+        assert_eq!(direct, 15);
     }
 
     #[tokio::test]
