@@ -105,14 +105,14 @@ pub(crate) static RETURNS: LazyLock<Regex> = LazyLock::new(|| {
 /// A general sentence of use: "Use this to …", "Useful for …".
 pub(crate) static USE_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(use (this|it|the tool)? ?(to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|intended for|designed for|use cases?|when to use|use when)\b",
+        r"(?i)\b(use (this|it|the)?( tool)? ?(to|for)|(this|it|tool) can be used (to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|perfect for|commonly used (for|to)|(this tool|it) helps|intended for|designed for|use cases?|when to use|use when|(ai )?agents? (can )?use|enables? (ai )?agents?|used by (ai )?agents?)\b|\busage\s*:",
     )
 });
 
 /// A condition for calling, or an order: "when the user asks", "call X first", "before …".
 pub(crate) static USE_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-]+ first|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|workflow)\b",
+        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making)|mandatory (after|before|when|for)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-]+ first|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|workflow)\b",
     )
 });
 
@@ -132,19 +132,19 @@ pub(crate) static USE_HINT: LazyLock<Regex> =
 pub(crate) static LIMITATIONS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
     [
         compile(
-            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)? to|cap(ped)? at|between \d+ and \d+|\d+\s*-\s*\d+\)|\(\d+\s*-\s*\d+|truncat\w*|bounded|exceed\w*)\b",
+            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)? to|cap(ped)? at|between \d+ and \d+|truncat\w*|bounded|exceed\w*)\b|\(\d+\s*-\s*\d+\)",
         ),
         compile(
             r"(?i)\b(paginat\w*|next[_ ]?page|page[_ ]?token|next[_ ]?token|cursor|offset|start[_ ]?index|start_at|per[_ ]?page|page size|page number)\b",
         ),
         compile(
-            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*)\b",
+            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every))\b",
         ),
         compile(
-            r"(?i)\b(fails?|failure|raises|throws|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when))\b",
+            r"(?i)\b(fails?|failure|raises|throws|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when)|returns? (an? )?(empty|null|no)\b[\w ]{0,20}\b(if|when))\b",
         ),
         compile(
-            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|credentials|rate[- ]limit\w*|not paginated|within allowed)\b",
+            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|only (the )?(provided|specified|given|listed) fields|(statements?|single \w+) only|(you )?must (provide|call|first|pass|specify)|credentials|rate[- ]limit\w*|not paginated|within allowed)\b",
         ),
     ]
 });
@@ -200,7 +200,7 @@ pub(crate) static SYNTAX_NAME: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A parameter name whose value is one of a set the schema does not list.
 pub(crate) static VALUES_NAME: LazyLock<Regex> =
-    LazyLock::new(|| compile(r"(?i)(type|style|mode|kind|unit|format)$"));
+    LazyLock::new(|| compile(r"(?i)(type|style|mode|kind|unit|format|path|filename|sha)$"));
 
 /// An example: "e.g.", "for example", "such as", a quoted value, a bracket.
 pub(crate) static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
@@ -212,7 +212,7 @@ pub(crate) static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
 /// A format named precisely enough to write a value: "ISO 8601", "RFC3339", "YYYY-MM-DD".
 pub(crate) static PRECISE_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(iso[ -]?\d{3,5}|rfc ?\d{3,5}|<[a-z_]+>[^<\s]{0,3}<[a-z_]+>|yyyy|hh:mm|epoch|unix|posix|seconds since|cron|css selector|xpath|jmespath|lucene|uuid|markdown|json|yaml|html|csv|base64|e\.164|e\.g\.|for example|example)",
+        r"(?i)(iso[ -]?\d{3,5}|rfc ?\d{3,5}|<[a-z_]+>[^<\s]{0,3}<[a-z_]+>|yyyy|hh:mm|epoch|unix|posix|seconds since|cron|css selector|xpath|jmespath|lucene|uuid|markdown|json|yaml|html|csv|base64|e\.164|e\.g\.|for example|example)|(?-i:\bin (?:[A-Z][\w.]*\s)+format\b)",
     )
 });
 
@@ -220,11 +220,12 @@ pub(crate) static PRECISE_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
 /// them ("key-value pairs", "with longitude and latitude properties", "query, size, from").
 pub(crate) static SHAPE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(key[- ]value|\bmap(ping)? (of|from)\b|\bdictionary\b|\bpropert(y|ies)\b|\bfields?\b|\bkeys?\b|\w+, \w+,? (and|or) \w+|\w+, \w+, \w+)",
+        r"(?i)(key[- ]value|\bmap(ping)? (of|from)\b|\bdictionary\b|\bpropert(y|ies)\b|\bfields?\b|\bkeys?\b|\w+, \w+,? (and|or) \w+|\w+, \w+, \w+|\b(coordinate|point|location)s?\b)",
     )
 });
 
-/// The word "format", which alone only hints at one ("in Yahoo Finance format").
+/// The word "format", which alone only hints at one ("the format of the date"); a format
+/// named by a proper name ("in Yahoo Finance format") is [`PRECISE_FORMAT`].
 pub(crate) static FORMAT_WORD: LazyLock<Regex> = LazyLock::new(|| compile(r"(?i)\bformat\b"));
 
 /// A list of words above, for lookups: the lists are read for every word of every

@@ -73,7 +73,8 @@ pub(crate) struct Thresholds {
     pub base_words: usize,
     /// Words a description of a tool without parameters needs at least.
     pub words_without_parameters: usize,
-    /// More words it needs for each parameter (up to eight).
+    /// More words it needs for each parameter no description explains (one for each that one
+    /// does; up to eight parameters).
     pub words_per_parameter: usize,
     /// More words it needs when the tool changes something.
     pub side_effect_words: usize,
@@ -218,7 +219,9 @@ impl Facts {
         let base = if self.parameters == 0 {
             t.words_without_parameters
         } else {
-            t.base_words + t.words_per_parameter * self.parameters.min(8)
+            let counted = self.parameters.min(8);
+            let explained = self.explained.min(counted);
+            t.base_words + t.words_per_parameter * (counted - explained) + explained
         };
         base + if self.changes_something {
             t.side_effect_words
@@ -440,15 +443,20 @@ fn has_described_properties(schema: &Map<String, Value>) -> bool {
 }
 
 /// Whether a property description says nothing its name and type do not.
-fn restates_parameter(name: &str, description: &str) -> bool {
+fn restates_parameter(name: &str, tool: &[String], description: &str) -> bool {
     let name_words: Vec<String> = identifier_words(name).iter().map(|w| normal(w)).collect();
-    raw_words(description).into_iter().all(|w| {
+    let words = raw_words(description);
+    // A short description that adds only the tool's own words ("Repository name" of
+    // `create_repository`) restates too.
+    let short = words.len() <= 4;
+    words.into_iter().all(|w| {
         let lower = w.to_ascii_lowercase();
         if STOP_SET.contains(lower.as_str()) {
             return true;
         }
         let n = normal(&lower);
         name_words.contains(&n)
+            || (short && tool.iter().any(|t| root(t) == root(&n)))
             || FILLER_SET.contains(n.as_str())
             || EMPTY_PARAMETER_SET.contains(n.as_str())
     })
@@ -639,6 +647,10 @@ fn limitation_kinds(tool: &Tool, description: &str) -> u8 {
 
 /// Fills in what the parameters' descriptions and the tool's say of the parameters.
 fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
+    let tool_words: Vec<String> = identifier_words(&tool.name)
+        .iter()
+        .map(|w| normal(w))
+        .collect();
     // The description's words, read only when a parameter needs them.
     let mut description_words: Option<Vec<String>> = None;
     let shows = DescriptionShows::default();
@@ -653,9 +665,9 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
         // The tool's description explains a parameter when it names it and, on a line of its
         // own as in an `Args:` section, says more than the name. An object that only wraps
         // described properties is explained by them.
-        let explained = (!own.is_empty() && !restates_parameter(name, own))
+        let explained = (!own.is_empty() && !restates_parameter(name, &tool_words, own))
             || match argument_line(description, name) {
-                Some(text) => !restates_parameter(name, text),
+                Some(text) => !restates_parameter(name, &tool_words, text),
                 None => {
                     mentions(description, name)
                         || (name.len() > 4
@@ -769,6 +781,11 @@ mod tests {
             "Don't use this for refunds.",
             "Creates a reminder when the user asks to be reminded.",
             "Use it whenever a date is mentioned.",
+            "Use this tool to: - Validate templates",
+            "Usage: if a query has timed out, cancel it.",
+            "Use ha_get_zone() to find the zone_id of the zone.",
+            "MANDATORY after generating or editing code.",
+            "AI agents can use this operation to define feature toggles.",
         ] {
             assert!(usage_level(text) >= 2, "{text}");
         }
@@ -777,6 +794,8 @@ mod tests {
             "Gets the call log of the phone.",
             "Searches the food database and returns foods with their calories.",
             "Uses the default account.",
+            "Demonstrates how annotations can be used to provide metadata.",
+            "Returns the usage of a bucket.",
         ] {
             assert!(usage_level(text) <= 1, "{text}");
         }
@@ -842,6 +861,72 @@ mod tests {
             no_input(),
         ));
         assert_eq!(clock.length_issue(&t), None);
+        // Parameters their own descriptions explain need fewer words of the tool's: one each,
+        // where an unexplained one needs two.
+        let described = |a: &str, b: &str, c: &str| {
+            json!({"type": "object", "properties": {
+                "project": {"type": "string", "description": a},
+                "region": {"type": "string", "description": b},
+                "service": {"type": "string", "description": c},
+            }})
+        };
+        let explained = assess(&tool(
+            "get_service",
+            "Gets the details of one Cloud Run deployment: its URL and revisions.",
+            described(
+                "Google Cloud project ID containing the service",
+                "Region where the service is located",
+                "Name of the Cloud Run service",
+            ),
+        ));
+        assert_eq!(explained.needed_words(&t), 10);
+        assert_eq!(explained.length_issue(&t), None);
+        let bare = assess(&tool(
+            "get_service",
+            "Gets the details of one Cloud Run deployment: its URL and revisions.",
+            described("", "", ""),
+        ));
+        assert_eq!(bare.needed_words(&t), 13);
+        assert!(bare.length_issue(&t).is_some());
+    }
+
+    #[test]
+    fn a_short_parameter_description_in_the_tool_s_own_words_restates_it() {
+        let tool_words = vec!["create".to_owned(), "repository".to_owned()];
+        assert!(restates_parameter("name", &tool_words, "Repository name"));
+        assert!(!restates_parameter("name", &[], "Repository name"));
+        assert!(!restates_parameter(
+            "name",
+            &tool_words,
+            "Repository name, unique within the owner's account"
+        ));
+        assert!(!restates_parameter("name", &tool_words, "Name of the team"));
+    }
+
+    #[test]
+    fn more_ways_of_stating_a_limitation_are_read() {
+        for (text, kinds) in [
+            (
+                "Lists papers. Returns an empty list if none were downloaded.",
+                1,
+            ),
+            ("Runs a search. Significantly slower than other tools.", 1),
+            (
+                "Downloads images. Images will be saved to the image directory.",
+                1,
+            ),
+            (
+                "Updates an incident. Only the provided fields are changed.",
+                1,
+            ),
+            ("Executes SQL. Single statements only.", 1),
+            ("Lints files. You must provide absolute file paths.", 1),
+            ("Generates slides. Number of slides to generate (3-20).", 1),
+            ("Converts a page to markdown.", 0),
+        ] {
+            let facts = assess(&tool("a_tool", text, no_input()));
+            assert_eq!(facts.limitation_kinds, kinds, "{text}");
+        }
     }
 
     #[test]

@@ -10,17 +10,19 @@ declare_rule! {
     /// example, no precisely named format, no enum or pattern.
     ///
     /// A parameter takes a format when its name says it holds a filter, an expression, a
-    /// selector, a pattern, a date or time, a range or a duration, or a type, mode, style or
-    /// unit that its schema does not list; when its description only hints at "a format"
-    /// ("Stock symbol in Yahoo Finance format"); or when it is an object, or a list of
-    /// objects, whose properties are not all described and whose description names none of
-    /// its keys ("Validation options" names none; "can include query, size, from, sort",
-    /// "as key-value pairs" and "with longitude and latitude properties" do). An example in
+    /// selector, a pattern, a date or time, a range or a duration, or, without a
+    /// description, a type, mode, style, unit, path, file name or SHA that its schema does not
+    /// list; when its description only hints at "a format" ("The date format"); or when it is
+    /// an object, or a list of objects, whose properties are not all described and whose
+    /// description names none of its keys ("Validation options" names none; "can include
+    /// query, size, from, sort", "as key-value pairs", "with longitude and latitude
+    /// properties" and "Starting coordinate" do). An example in
     /// the property's description, or in the tool's description next to the property's
     /// name, is enough ("e.g. `status:open`", `{"type": "group"}`), and for an optional
     /// object any example in the tool's description; so is a precise name ("ISO 8601",
     /// "RFC 3339", a template such as `<language>-<country>`, "YYYY-MM-DD", "cron", "JSON",
-    /// "Markdown") or a JSON Schema `format`, `enum`, `pattern` or `examples`.
+    /// "Markdown", a format named by a proper name: "in Yahoo Finance format") or a JSON
+    /// Schema `format`, `enum`, `pattern` or `examples`.
     ///
     /// ## Why is this bad?
     /// The type says "string"; the server wants `2024-05-01`, `status:open label:bug` or

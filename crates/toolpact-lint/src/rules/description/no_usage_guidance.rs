@@ -8,8 +8,9 @@ declare_rule! {
     /// Finds tool descriptions that never say when to call the tool.
     ///
     /// It scores what the description says about calling the tool as the rubric does (0
-    /// nothing, 1 a hint of the situation, 2 a general "Use this to …", 3 a condition or an
-    /// order such as "Call this when the user asks …" or "Call search_foods first", 4 when
+    /// nothing, 1 a hint of the situation, 2 a general "Use this to …", "Usage: …" or "This
+    /// tool helps …", 3 a condition or an order such as "Call this when the user asks …",
+    /// "Call search_foods first" or "Use `get_zone` to find the zone id", 4 when
     /// not to call it or what to call instead, 5 all of these) and reports a score below
     /// `min-score` (2). Empty descriptions are left to `missing-description`.
     ///

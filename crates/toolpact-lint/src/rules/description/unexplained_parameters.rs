@@ -12,7 +12,9 @@ declare_rule! {
     /// explained beyond their name.
     ///
     /// A property is explained by a description that says more than its name and type
-    /// ("The id", "Query string" do not); by the tool's description naming it, by its
+    /// ("The id", "Query string" do not, nor a description of up to four words that adds only
+    /// the tool's own words, "Repository name" of `create_repository`); by the tool's
+    /// description naming it, by its
     /// identifier or, for a name of two words or more, by its words ("absolute file paths"
     /// for `filePaths`), where a line of its own as in an `Args:` section must also say more
     /// than the name (`service_id: The ID of the service` does not); or, for an object, by

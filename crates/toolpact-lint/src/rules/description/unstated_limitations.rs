@@ -8,8 +8,10 @@ declare_rule! {
     /// Finds tools whose description and property descriptions state no limitation at all:
     /// no bound ("at most 100 results", "1-50"), no pagination (a cursor, a page token, an
     /// offset), no side effect or cost ("cannot be undone", "overwrites", "read-only",
-    /// "billed"), no failure case ("fails if …", "returns an error when …") and no
-    /// requirement ("requires admin rights", "only works within allowed directories"). A
+    /// "billed", "can take minutes", "saved to …"), no failure case ("fails if …", "returns
+    /// an error when …", "returns an empty list if …") and no requirement ("requires admin
+    /// rights", "only works within allowed directories", "you must provide …", "single
+    /// statements only"). A
     /// word alone is not a limitation: "errors" among what a tool lists is no failure case,
     /// "Deletes" as the verb of a delete tool no side effect, "experimental" or "may be
     /// large" no more than a hint.
