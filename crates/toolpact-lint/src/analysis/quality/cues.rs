@@ -88,6 +88,21 @@ pub(crate) const BOILERPLATE: &[&str] = &[
 pub(crate) static LEADING_LABEL: LazyLock<Regex> =
     LazyLock::new(|| compile(r"^[^\w\n]*(?:\w[\w ]{0,30}?\s*(?:\||:|\s-\s)\s*)+"));
 
+/// Text some servers put in every tool's description, which says nothing of the tool: "This is
+/// the public Twilio REST API.", "(Uses default AccountSid: AC… if not provided)".
+pub(crate) static BOILERPLATE_TEXT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\bthis is the (public |official )?[\w .\-]{0,40}?\bapi\b\.?|\(uses? (the )?default [^)]{0,160}\)",
+    )
+});
+
+/// A purpose that is only an HTTP route: "Make a POST request to /2010-04-01/Accounts.json".
+pub(crate) static HTTP_ROUTE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)^\W*(make|send|perform|execute|issue) an? (get|post|put|patch|delete|head) (request|call) (to|on|against) \S+\W*$",
+    )
+});
+
 /// Where the purpose ends and a list of arguments, results or notes begins.
 pub(crate) static SECTION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
@@ -220,7 +235,7 @@ pub(crate) static PRECISE_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
 /// them ("key-value pairs", "with longitude and latitude properties", "query, size, from").
 pub(crate) static SHAPE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(key[- ]value|\bmap(ping)? (of|from)\b|\bdictionary\b|\bpropert(y|ies)\b|\bfields?\b|\bkeys?\b|\w+, \w+,? (and|or) \w+|\w+, \w+, \w+|\b(coordinate|point|location)s?\b)",
+        r"(?i)(key[- ]value|\bmap(ping)? (of|from)\b|\bdictionary\b|\bpropert(y|ies)\b|\bfields?\b|\bkeys?\b|\w+, \w+,? (and|or) \w+|\w+, \w+, \w+|\b(coordinate|point|location)s?\b|\bhttp headers\b)",
     )
 });
 
@@ -331,6 +346,8 @@ mod tests {
         for re in [
             &*SECTION,
             &*LEADING_LABEL,
+            &*BOILERPLATE_TEXT,
+            &*HTTP_ROUTE,
             &*RETURNS,
             &*USE_GENERAL,
             &*USE_CONDITION,

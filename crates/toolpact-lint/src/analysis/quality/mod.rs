@@ -11,10 +11,10 @@ pub(crate) mod cues;
 
 use crate::analysis::words::{FILLER_WORDS, content_words, identifier_words, name_stems, stem};
 use cues::{
-    BOILERPLATE_SET, CONTEXT_SET, EMPTY_PARAMETER_SET, EXAMPLE, FILLER_SET, LEADING_LABEL,
-    LIMITATIONS, PRECISE_FORMAT, RETURNS, SECTION, SIDE_EFFECT_SET, STOP_SET, SYNTAX_NAME,
-    USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT, VAGUE_SET, VALUES_NAME, WordSet, cue,
-    property_cues,
+    BOILERPLATE_SET, BOILERPLATE_TEXT, CONTEXT_SET, EMPTY_PARAMETER_SET, EXAMPLE, FILLER_SET,
+    HTTP_ROUTE, LEADING_LABEL, LIMITATIONS, PRECISE_FORMAT, RETURNS, SECTION, SIDE_EFFECT_SET,
+    STOP_SET, SYNTAX_NAME, USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT, VAGUE_SET,
+    VALUES_NAME, WordSet, cue, property_cues,
 };
 use serde_json::{Map, Value};
 use toolpact::Tool;
@@ -546,8 +546,13 @@ pub(crate) fn assess(tool: &Tool) -> Facts {
             ..Facts::default()
         };
     }
+    // Boilerplate every tool of a server carries is not counted: it says nothing of this one.
+    let boilerplate: usize = BOILERPLATE_TEXT
+        .find_iter(description)
+        .map(|m| raw_words(m.as_str()).len())
+        .sum();
     let mut facts = Facts {
-        words: raw_words(description).len(),
+        words: raw_words(description).len().saturating_sub(boilerplate),
         ..Facts::default()
     };
     read_purpose(tool, description, &mut facts);
@@ -580,10 +585,21 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
         .iter()
         .map(|w| root(&normal(w)).to_owned())
         .collect();
-    let purpose = purpose_text(description);
-    facts.returns_section = SECTION.captures_iter(description).any(|c| {
-        c.get(1)
-            .is_some_and(|m| m.as_str().to_ascii_lowercase().starts_with("return"))
+    let purpose = BOILERPLATE_TEXT.replace_all(purpose_text(description), " ");
+    let purpose = purpose.as_ref();
+    // A `Returns:` section says what comes back when it says more than the name
+    // ("Returns: The updated service" of `update_service` does not).
+    let sections: Vec<_> = SECTION.captures_iter(description).collect();
+    facts.returns_section = sections.iter().enumerate().any(|(i, c)| {
+        let (Some(title), Some(whole)) = (c.get(1), c.get(0)) else {
+            return false;
+        };
+        let end = sections
+            .get(i + 1)
+            .and_then(|next| next.get(0))
+            .map_or(description.len(), |m| m.start());
+        title.as_str().to_ascii_lowercase().starts_with("return")
+            && says_beyond_name(&description[whole.end()..end], &name)
     });
     let words = raw_words(purpose);
     facts.purpose_words = words.len();
@@ -626,7 +642,27 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
     }
     facts.new_words = new.len();
     facts.restates_name = beyond_name == 0;
-    facts.only_vague = new.is_empty() && vague > 0 && vague == beyond_name;
+    facts.only_vague = (new.is_empty() && vague > 0 && vague == beyond_name)
+        || HTTP_ROUTE.is_match(purpose.trim());
+}
+
+/// Whether a text names something beyond the tool's name (`name`, as roots) and filler words.
+fn says_beyond_name(text: &str, name: &[String]) -> bool {
+    raw_words(text).iter().any(|word| {
+        identifier_words(word).iter().any(|part| {
+            let n = normal(&part.to_ascii_lowercase());
+            !STOP_SET.contains(n.as_str())
+                && !FILLER_SET.contains(n.as_str())
+                && !VAGUE_SET.contains(n.as_str())
+                && !name.iter().any(|w| {
+                    let r = root(&n);
+                    // "updated" stems to "updat", `update` to "update".
+                    w == r
+                        || (r.len() >= 4 && w.starts_with(r))
+                        || (w.len() >= 4 && r.starts_with(w.as_str()))
+                })
+        })
+    })
 }
 
 /// How many kinds of limitation the description and the property descriptions state.
@@ -888,6 +924,39 @@ mod tests {
         ));
         assert_eq!(bare.needed_words(&t), 13);
         assert!(bare.length_issue(&t).is_some());
+    }
+
+    #[test]
+    fn boilerplate_a_bare_route_and_a_restating_returns_section_say_no_purpose() {
+        let t = Thresholds::default();
+        let route = assess(&tool(
+            "CreateIncomingPhoneNumberTollFree",
+            "Twilio - Api: This is the public Twilio REST API. Make a POST request to \
+             /2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers/TollFree.json \
+             (Uses default AccountSid: AC00000000000000000000000000000000 if not provided)",
+            no_input(),
+        ));
+        assert_eq!(route.purpose_score(&t), 1, "{route:?}");
+        // The boilerplate is not counted in the length either.
+        let without = assess(&tool(
+            "CreateIncomingPhoneNumberTollFree",
+            "Twilio - Api: Make a POST request to \
+             /2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers/TollFree.json",
+            no_input(),
+        ));
+        assert_eq!(route.words, without.words, "{route:?}");
+        let restated = assess(&tool(
+            "update_service",
+            "Update an existing service.\n\n    Args:\n        service_id: The ID of the service\n\n    Returns:\n        The updated service",
+            no_input(),
+        ));
+        assert_eq!(restated.purpose_score(&t), 0, "{restated:?}");
+        let returned = assess(&tool(
+            "update_service",
+            "Update an existing service.\n\n    Returns:\n        The service with its new revision number",
+            no_input(),
+        ));
+        assert_eq!(returned.purpose_score(&t), 3, "{returned:?}");
     }
 
     #[test]

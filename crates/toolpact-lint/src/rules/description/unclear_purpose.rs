@@ -16,8 +16,11 @@ declare_rule! {
     /// does not (a verb and its noun, "generate" and "generation", count as one), or only
     /// vague verbs and nouns ("Handles requests for the workspace.", "Utility for data
     /// operations."), or when it is at most `short-purpose-words` (6) words long, adds one
-    /// word to the name and never says what comes back. A leading "Lists" or "Shows" echoes
-    /// the name and says nothing of what comes back; a `Returns:` section does. A description
+    /// word to the name and never says what comes back, or is only an HTTP route ("Make a
+    /// POST request to /2010-04-01/…"). Text a server puts in every tool ("This is the public
+    /// Twilio REST API.", "(Uses default AccountSid: … if not provided)") is set aside. A
+    /// leading "Lists" or "Shows" echoes the name and says nothing of what comes back; a
+    /// `Returns:` section does when it says more than the name. A description
     /// that only restates the name is left to `description-restates-name`, unless a tag or
     /// a section around the restated purpose hides it from that rule; an empty one is left
     /// to `missing-description`.
