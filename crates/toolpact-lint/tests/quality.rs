@@ -446,7 +446,7 @@ fn the_rules_agree_with_the_labels() {
         (0.87, 0.92, 0.80),
         (0.87, 0.60, 0.65),
         (0.78, 0.83, 0.73),
-        (0.72, 0.65, 0.64),
+        (0.76, 0.62, 0.65),
     ];
     for ((name, parts), (precision, recall, kappa)) in measured.iter().zip(floors) {
         let all = parts[0];

@@ -442,6 +442,47 @@ fn has_described_properties(schema: &Map<String, Value>) -> bool {
         })
 }
 
+/// Whether an object's declared properties show its shape: every one is described, or none
+/// takes a format of its own (`{"projectKey": {"type": "string"}}` needs no example). Read one
+/// level down, as a reviewer reads the schema: a nested object or list counts only when its
+/// properties are described.
+fn shaped_by_properties(
+    schema: &Map<String, Value>,
+    description: &str,
+    shows: &DescriptionShows,
+) -> bool {
+    if has_described_properties(schema) {
+        return true;
+    }
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return false;
+    };
+    !properties.is_empty()
+        && properties.iter().all(|(name, property)| {
+            let Some(property) = property.as_object() else {
+                return false;
+            };
+            match single_type(property).0 {
+                Some("object" | "array") => has_described_properties(property),
+                _ => {
+                    let own = property
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .trim();
+                    !lacks_example(
+                        name,
+                        property,
+                        (own, property_cues(own)),
+                        description,
+                        shows,
+                        true,
+                    )
+                }
+            }
+        })
+}
+
 /// Whether a property description says nothing its name and type do not.
 fn restates_parameter(name: &str, tool: &[String], description: &str) -> bool {
     let name_words: Vec<String> = identifier_words(name).iter().map(|w| normal(w)).collect();
@@ -506,12 +547,14 @@ fn lacks_example(
     let example_shown = || cues & cue::EXAMPLE != 0 || (in_tool && shows.example(description));
     let said = || cues & cue::SHAPE != 0 || (!required && shows.example(description));
     match kind {
-        Some("object") => !has_described_properties(schema) && !example_shown() && !said(),
+        Some("object") => {
+            !shaped_by_properties(schema, description, shows) && !example_shown() && !said()
+        }
         Some("array") => {
             let items = schema.get("items").and_then(Value::as_object);
             items.is_some_and(|items| {
                 items.get("type").and_then(Value::as_str) == Some("object")
-                    && !has_described_properties(items)
+                    && !shaped_by_properties(items, description, shows)
             }) && !example_shown()
                 && !said()
         }
@@ -957,6 +1000,34 @@ mod tests {
             no_input(),
         ));
         assert_eq!(returned.purpose_score(&t), 3, "{returned:?}");
+    }
+
+    #[test]
+    fn an_object_whose_properties_take_no_format_needs_no_example() {
+        let keys = assess(&tool(
+            "delete_feature_flag",
+            "Removes a feature flag from the project.",
+            json!({"type": "object", "properties": {"request": {"type": "object", "properties": {
+                "projectKey": {"type": "string"},
+                "featureFlagKey": {"type": "string"},
+            }}}}),
+        ));
+        assert!(keys.missing_examples.is_empty(), "{keys:?}");
+        let filtered = assess(&tool(
+            "search_flags",
+            "Searches the feature flags of a project.",
+            json!({"type": "object", "properties": {"request": {"type": "object", "properties": {
+                "projectKey": {"type": "string"},
+                "filter": {"type": "string"},
+            }}}}),
+        ));
+        assert_eq!(filtered.missing_examples, ["request"], "{filtered:?}");
+        let free = assess(&tool(
+            "search_flags",
+            "Searches the feature flags of a project.",
+            json!({"type": "object", "properties": {"options": {"type": "object"}}}),
+        ));
+        assert_eq!(free.missing_examples, ["options"], "{free:?}");
     }
 
     #[test]

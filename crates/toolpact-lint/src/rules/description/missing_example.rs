@@ -13,8 +13,9 @@ declare_rule! {
     /// selector, a pattern, a date or time, a range or a duration, or, without a
     /// description, a type, mode, style, unit, path, file name or SHA that its schema does not
     /// list; when its description only hints at "a format" ("The date format"); or when it is
-    /// an object, or a list of objects, whose properties are not all described and whose
-    /// description names none of its keys ("Validation options" names none; "can include
+    /// an object, or a list of objects, whose properties are not all described, some of
+    /// which take a format (or none are declared), and whose description names none of its
+    /// keys ("Validation options" names none; "can include
     /// query, size, from, sort", "as key-value pairs", "with longitude and latitude
     /// properties" and "Starting coordinate" do). An example in
     /// the property's description, or in the tool's description next to the property's
