@@ -92,7 +92,7 @@ pub(crate) static LEADING_LABEL: LazyLock<Regex> =
 /// the public Twilio REST API.", "(Uses default AccountSid: AC… if not provided)".
 pub(crate) static BOILERPLATE_TEXT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\bthis is the (public |official )?[\w .\-]{0,40}?\bapi\b\.?|\(uses? (the )?default [^)]{0,160}\)",
+        r"\b[Tt]his is the (public |official )?([A-Z][\w.\-]* ){1,3}(REST )?API\b\.?|\([Uu]ses? (the )?default \w+: [^)]{1,80}\)",
     )
 });
 
@@ -120,14 +120,14 @@ pub(crate) static RETURNS: LazyLock<Regex> = LazyLock::new(|| {
 /// A general sentence of use: "Use this to …", "Useful for …".
 pub(crate) static USE_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(use (this|it|the)?( tool)? ?(to|for)|(this|it|tool) can be used (to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|perfect for|commonly used (for|to)|(this tool|it) helps|intended for|designed for|use cases?|when to use|use when|(ai )?agents? (can )?use|enables? (ai )?agents?|used by (ai )?agents?)\b|\busage\s*:",
+        r"(?i)\b(use (this|it|the)?( tool)? ?(to|for)|(this|it|tool) can be used (to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|perfect for|commonly used (for|to)|(this tool|it) helps|intended for|designed for|use cases?|when to use|use when|(ai )?agents? (can )?use|enables? (ai )?agents? to|used by (ai )?agents? to)\b|(?m:^\s*usage\s*:)",
     )
 });
 
 /// A condition for calling, or an order: "when the user asks", "call X first", "before …".
 pub(crate) static USE_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making)|mandatory (after|before|when|for)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-]+ first|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|workflow)\b",
+        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making)|mandatory (after|before)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-]+ first|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|workflow)\b",
     )
 });
 
@@ -147,13 +147,13 @@ pub(crate) static USE_HINT: LazyLock<Regex> =
 pub(crate) static LIMITATIONS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
     [
         compile(
-            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)? to|cap(ped)? at|between \d+ and \d+|truncat\w*|bounded|exceed\w*)\b|\(\d+\s*-\s*\d+\)",
+            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)? to|cap(ped)? at|between \d+ and \d+|truncat\w*|bounded|exceed\w*)\b|\(\d+\s*[-–]\s*\d+[),]|\b\d+\s*[-–]\s*\d+\)",
         ),
         compile(
             r"(?i)\b(paginat\w*|next[_ ]?page|page[_ ]?token|next[_ ]?token|cursor|offset|start[_ ]?index|start_at|per[_ ]?page|page size|page number)\b",
         ),
         compile(
-            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every))\b",
+            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slower than|(very|significantly|much) slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(will be|are|is|gets?) (saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every))\b",
         ),
         compile(
             r"(?i)\b(fails?|failure|raises|throws|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when)|returns? (an? )?(empty|null|no)\b[\w ]{0,20}\b(if|when))\b",

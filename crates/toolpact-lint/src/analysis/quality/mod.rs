@@ -34,8 +34,11 @@ pub(crate) struct Facts {
     pub restates_name: bool,
     /// The description has a `Returns:` section.
     pub returns_section: bool,
-    /// The purpose's words beyond the name are only vague ones ("handles", "operations").
+    /// The purpose's words beyond the name are only vague ones ("handles", "operations"), or
+    /// the purpose is only an HTTP route (then `route_only` too).
     pub only_vague: bool,
+    /// The purpose is only an HTTP route ("Make a POST request to /v1/…").
+    pub route_only: bool,
     /// The description says what comes back ("Returns …", "Lists …").
     pub says_what_returns: bool,
     /// How much the description says about when to call the tool, 0–5 as the rubric scores
@@ -221,7 +224,10 @@ impl Facts {
         } else {
             let counted = self.parameters.min(8);
             let explained = self.explained.min(counted);
-            t.base_words + t.words_per_parameter * (counted - explained) + explained
+            // An explained parameter needs one word, never more than an unexplained one.
+            t.base_words
+                + t.words_per_parameter * (counted - explained)
+                + t.words_per_parameter.min(1) * explained
         };
         base + if self.changes_something {
             t.side_effect_words
@@ -462,8 +468,20 @@ fn shaped_by_properties(
             let Some(property) = property.as_object() else {
                 return false;
             };
-            match single_type(property).0 {
-                Some("object" | "array") => has_described_properties(property),
+            let (kind, resolved) = single_type(property);
+            match kind {
+                Some("object") => has_described_properties(resolved),
+                // A list of plain values has no shape to show; a list of objects has the
+                // shape of its items.
+                Some("array") => {
+                    resolved
+                        .get("items")
+                        .and_then(Value::as_object)
+                        .is_none_or(|items| {
+                            items.get("type").and_then(Value::as_str) != Some("object")
+                                || has_described_properties(items)
+                        })
+                }
                 _ => {
                     let own = property
                         .get("description")
@@ -685,8 +703,8 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
     }
     facts.new_words = new.len();
     facts.restates_name = beyond_name == 0;
-    facts.only_vague = (new.is_empty() && vague > 0 && vague == beyond_name)
-        || HTTP_ROUTE.is_match(purpose.trim());
+    facts.route_only = HTTP_ROUTE.is_match(purpose.trim());
+    facts.only_vague = (new.is_empty() && vague > 0 && vague == beyond_name) || facts.route_only;
 }
 
 /// Whether a text names something beyond the tool's name (`name`, as roots) and filler words.
@@ -699,7 +717,8 @@ fn says_beyond_name(text: &str, name: &[String]) -> bool {
                 && !VAGUE_SET.contains(n.as_str())
                 && !name.iter().any(|w| {
                     let r = root(&n);
-                    // "updated" stems to "updat", `update` to "update".
+                    // A word the name's word begins ("updated" for `update`), or the other
+                    // way round.
                     w == r
                         || (r.len() >= 4 && w.starts_with(r))
                         || (w.len() >= 4 && r.starts_with(w.as_str()))
@@ -873,6 +892,9 @@ mod tests {
             "Gets the call log of the phone.",
             "Searches the food database and returns foods with their calories.",
             "Uses the default account.",
+            "Gets the CPU usage: percent per core.",
+            "Lists the API keys used by agents.",
+            "The email is mandatory for new accounts.",
             "Demonstrates how annotations can be used to provide metadata.",
             "Returns the usage of a bucket.",
         ] {
@@ -980,6 +1002,7 @@ mod tests {
             no_input(),
         ));
         assert_eq!(route.purpose_score(&t), 1, "{route:?}");
+        assert!(route.route_only, "{route:?}");
         // The boilerplate is not counted in the length either.
         let without = assess(&tool(
             "CreateIncomingPhoneNumberTollFree",
@@ -1000,6 +1023,27 @@ mod tests {
             no_input(),
         ));
         assert_eq!(returned.purpose_score(&t), 3, "{returned:?}");
+    }
+
+    #[test]
+    fn boilerplate_is_a_product_s_name_not_any_phrase_ending_in_api() {
+        let t = Thresholds::default();
+        let real = assess(&tool(
+            "search_code",
+            "This is the fastest way to search the GitHub API.",
+            no_input(),
+        ));
+        assert!(
+            !real.restates_name && real.purpose_score(&t) > 0,
+            "{real:?}"
+        );
+        assert_eq!(real.words, 10);
+        let option = assess(&tool(
+            "send_mail",
+            "Sends a mail (uses the default domain unless one is given).",
+            no_input(),
+        ));
+        assert_eq!(option.words, 11);
     }
 
     #[test]
@@ -1028,11 +1072,27 @@ mod tests {
             json!({"type": "object", "properties": {"options": {"type": "object"}}}),
         ));
         assert_eq!(free.missing_examples, ["options"], "{free:?}");
+        let listed = assess(&tool(
+            "tag_flag",
+            "Tags a feature flag.",
+            json!({"type": "object", "properties": {"request": {"type": "object", "properties": {
+                "projectKey": {"type": "string"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "settings": {"anyOf": [
+                    {"type": "object", "properties": {"a": {"type": "string", "description": "x"}}},
+                    {"type": "null"},
+                ]},
+            }}}}),
+        ));
+        assert!(listed.missing_examples.is_empty(), "{listed:?}");
     }
 
     #[test]
     fn a_short_parameter_description_in_the_tool_s_own_words_restates_it() {
-        let tool_words = vec!["create".to_owned(), "repository".to_owned()];
+        let tool_words: Vec<String> = identifier_words("create_repository")
+            .iter()
+            .map(|w| normal(w))
+            .collect();
         assert!(restates_parameter("name", &tool_words, "Repository name"));
         assert!(!restates_parameter("name", &[], "Repository name"));
         assert!(!restates_parameter(
@@ -1062,6 +1122,9 @@ mod tests {
             ("Executes SQL. Single statements only.", 1),
             ("Lints files. You must provide absolute file paths.", 1),
             ("Generates slides. Number of slides to generate (3-20).", 1),
+            ("Lists results. Number of results (1-100, default 10).", 1),
+            ("Lists the documents stored in a collection.", 0),
+            ("Returns the slow query log.", 0),
             ("Converts a page to markdown.", 0),
         ] {
             let facts = assess(&tool("a_tool", text, no_input()));

@@ -82,7 +82,9 @@ impl ChecksTools for UnclearPurpose {
         if facts.purpose_score(&thresholds) > 2 {
             return;
         }
-        let why = if facts.only_vague {
+        let why = if facts.route_only {
+            "is only an HTTP route: it names neither what the tool acts on nor what comes back"
+        } else if facts.only_vague {
             "names no definite action or object"
         } else {
             "says no more than the name of what the tool acts on, and nothing of what comes back"

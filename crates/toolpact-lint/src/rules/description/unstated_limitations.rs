@@ -6,9 +6,9 @@ use crate::rule::{ChecksTools, Rule, declare_rule};
 declare_rule! {
     /// ## What it does
     /// Finds tools whose description and property descriptions state no limitation at all:
-    /// no bound ("at most 100 results", "1-50"), no pagination (a cursor, a page token, an
+    /// no bound ("at most 100 results", "(1-50)"), no pagination (a cursor, a page token, an
     /// offset), no side effect or cost ("cannot be undone", "overwrites", "read-only",
-    /// "billed", "can take minutes", "saved to …"), no failure case ("fails if …", "returns
+    /// "billed", "can take minutes", "will be saved to …"), no failure case ("fails if …", "returns
     /// an error when …", "returns an empty list if …") and no requirement ("requires admin
     /// rights", "only works within allowed directories", "you must provide …", "single
     /// statements only"). A
