@@ -336,6 +336,47 @@ fn the_labels_are_the_first_pass_with_every_disagreement_settled() {
     println!("{disputes} disagreements settled");
 }
 
+/// How two ratings of the same tools agree on one component.
+struct Compared {
+    /// Tools given the same 0–5 score.
+    exact: usize,
+    /// Tools one rating calls deficient and the other does not.
+    apart: usize,
+    /// Cohen's kappa of the 0–5 scores.
+    k6: f64,
+    /// Cohen's kappa of "deficient or not".
+    k2: f64,
+}
+
+/// Compares ratings `a` and `b` of the tools `ids` on the component at index `c`.
+fn compare(
+    c: usize,
+    component: &Component,
+    ids: &[&String],
+    a: &HashMap<String, Rating>,
+    b: &HashMap<String, Rating>,
+) -> Compared {
+    let scores: Vec<(u8, u8)> = ids
+        .iter()
+        .map(|id| (a[*id].scores[c], b[*id].scores[c]))
+        .collect();
+    let binary: Vec<(bool, bool)> = ids
+        .iter()
+        .map(|id| {
+            (
+                (component.deficient)(&a[*id]),
+                (component.deficient)(&b[*id]),
+            )
+        })
+        .collect();
+    Compared {
+        exact: scores.iter().filter(|(x, y)| x == y).count(),
+        apart: binary.iter().filter(|(x, y)| x != y).count(),
+        k6: kappa_of_scores(&scores),
+        k2: agreement(&binary).kappa,
+    }
+}
+
 /// The two passes were made independently; their agreement, on the whole set and on the
 /// held-out part, is the agreement `docs/quality.md` reports.
 #[test]
@@ -356,22 +397,12 @@ fn the_two_rating_passes_agree_as_independent_raters_do() {
                 .filter(|(_, held)| keep.is_none_or(|k| k == **held))
                 .map(|(id, _)| id)
                 .collect();
-            let scores: Vec<(u8, u8)> = ids
-                .iter()
-                .map(|id| (first[*id].scores[c], second[*id].scores[c]))
-                .collect();
-            let binary: Vec<(bool, bool)> = ids
-                .iter()
-                .map(|id| {
-                    (
-                        (component.deficient)(&first[*id]),
-                        (component.deficient)(&second[*id]),
-                    )
-                })
-                .collect();
-            let exact = scores.iter().filter(|(a, b)| a == b).count();
-            let apart = binary.iter().filter(|(a, b)| a != b).count();
-            let (k6, k2) = (kappa_of_scores(&scores), agreement(&binary).kappa);
+            let Compared {
+                exact,
+                apart,
+                k6,
+                k2,
+            } = compare(c, component, &ids, &first, &second);
             println!(
                 "| {} | {part} | {} | {exact} | {k6:.2} | {k2:.2} | {apart} |",
                 component.name,
@@ -402,21 +433,7 @@ fn an_independent_rating_agrees_with_the_labels_as_reviewers_do() {
     println!("| component | tools | exact | kappa, 0–5 scores | kappa, deficient or not |");
     println!("|---|---|---|---|---|");
     for (c, component) in COMPONENTS.iter().enumerate() {
-        let scores: Vec<(u8, u8)> = ids
-            .iter()
-            .map(|id| (independent[*id].scores[c], labels[*id].scores[c]))
-            .collect();
-        let binary: Vec<(bool, bool)> = ids
-            .iter()
-            .map(|id| {
-                (
-                    (component.deficient)(&independent[*id]),
-                    (component.deficient)(&labels[*id]),
-                )
-            })
-            .collect();
-        let exact = scores.iter().filter(|(a, b)| a == b).count();
-        let (k6, k2) = (kappa_of_scores(&scores), agreement(&binary).kappa);
+        let Compared { exact, k6, k2, .. } = compare(c, component, &ids, &independent, &labels);
         println!(
             "| {} | {} | {exact} | {k6:.2} | {k2:.2} |",
             component.name,
@@ -444,10 +461,10 @@ fn the_rules_agree_with_the_labels() {
     // rule that gets worse on them fails here.
     let floors: [(f64, f64, f64); 6] = [
         (0.84, 0.68, 0.71),
-        (0.86, 0.95, 0.78),
-        (0.87, 0.92, 0.80),
+        (0.87, 0.96, 0.81),
+        (0.88, 0.92, 0.81),
         (0.87, 0.60, 0.65),
-        (0.78, 0.83, 0.73),
+        (0.84, 0.80, 0.77),
         (0.76, 0.62, 0.65),
     ];
     for ((name, parts), (precision, recall, kappa)) in measured.iter().zip(floors) {

@@ -224,10 +224,12 @@ impl Facts {
         } else {
             let counted = self.parameters.min(8);
             let explained = self.explained.min(counted);
-            // An explained parameter needs one word, never more than an unexplained one.
+            // An explained parameter needs one word, never more than an unexplained one; one
+            // whose own description gives its unit, format, default or bounds needs none.
+            let detailed = self.detailed.min(explained);
             t.base_words
                 + t.words_per_parameter * (counted - explained)
-                + t.words_per_parameter.min(1) * explained
+                + t.words_per_parameter.min(1) * (explained - detailed)
         };
         base + if self.changes_something {
             t.side_effect_words
@@ -683,7 +685,7 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
             continue;
         }
         let n = normal(&lower);
-        if name.iter().any(|w| w == root(&n))
+        if in_name(name.as_slice(), &n, false)
             || is_in(&FILLER_SET, &n)
             || n == "get"
             || is_in(&BOILERPLATE_SET, &n)
@@ -715,15 +717,21 @@ fn says_beyond_name(text: &str, name: &[String]) -> bool {
             !STOP_SET.contains(n.as_str())
                 && !FILLER_SET.contains(n.as_str())
                 && !VAGUE_SET.contains(n.as_str())
-                && !name.iter().any(|w| {
-                    let r = root(&n);
-                    // A word the name's word begins ("updated" for `update`), or the other
-                    // way round.
-                    w == r
-                        || (r.len() >= 4 && w.starts_with(r))
-                        || (w.len() >= 4 && r.starts_with(w.as_str()))
-                })
+                && !in_name(name, &n, true)
         })
+    })
+}
+
+/// Whether the word `n` (lower case, in normal form) is one of the name's words (`name`, as
+/// roots): the same root, or with `prefixes` also a word the name's word begins ("updated"
+/// for `update`), or the other way round.
+fn in_name(name: &[String], n: &str, prefixes: bool) -> bool {
+    let r = root(n);
+    name.iter().any(|w| {
+        w == r
+            || (prefixes
+                && ((r.len() >= 4 && w.starts_with(r))
+                    || (w.len() >= 4 && r.starts_with(w.as_str()))))
     })
 }
 
@@ -884,6 +892,10 @@ mod tests {
             "Use ha_get_zone() to find the zone_id of the zone.",
             "MANDATORY after generating or editing code.",
             "AI agents can use this operation to define feature toggles.",
+            "Partially updates a resource. Use `jq` param to filter response fields.",
+            "Uploads a script.\n## Usage Tips\n- Store scripts in folders",
+            "When used without an insight_id, it returns a list of all insights.",
+            "Validates a template. Typical workflow: validate, then deploy.",
         ] {
             assert!(usage_level(text) >= 2, "{text}");
         }
@@ -897,6 +909,7 @@ mod tests {
             "The email is mandatory for new accounts.",
             "Demonstrates how annotations can be used to provide metadata.",
             "Returns the usage of a bucket.",
+            "Validate workflow by ID. Checks nodes, connections, expressions.",
         ] {
             assert!(usage_level(text) <= 1, "{text}");
         }
@@ -912,6 +925,17 @@ mod tests {
             json!({"type": "object", "properties": {"cursor": {"type": "string", "description": "Cursor of the next page"}}}),
         ));
         assert_eq!(two.limitation_kinds, 2);
+        // What the tool cannot do, or is not for, is a limitation.
+        for text in [
+            "Reads a page. It cannot read pages behind a login.",
+            "Gets a camera image. Do not use it to inspect the camera's state.",
+        ] {
+            assert_eq!(
+                assess(&tool("get_page", text, no_input())).limitation_kinds,
+                1,
+                "{text}"
+            );
+        }
     }
 
     #[test]
@@ -956,6 +980,26 @@ mod tests {
             brief.length_issue(&t),
             Some(LengthIssue::TooBrief { .. })
         ));
+        // A parameter whose own description gives its unit, format, default or bounds
+        // needs no words of the tool's description; one explained without them needs one.
+        let described = |detail: &str| {
+            assess(&tool(
+                "get_service",
+                "Gets one Cloud Run service.",
+                json!({"type": "object", "properties": {
+                    "region": {"type": "string", "description": detail},
+                }}),
+            ))
+            .needed_words(&t)
+        };
+        assert_eq!(
+            described("Region of the service (default europe-west1)"),
+            t.base_words
+        );
+        assert_eq!(
+            described("Region where the service is located"),
+            t.base_words + 1
+        );
         let clock = assess(&tool(
             "get_time",
             "Returns the current time in UTC.",
