@@ -198,14 +198,20 @@ async fn requests_to_an_http_client_go_out_as_the_server_wrote_them() {
     )
     .await;
 
-    let sampling = events.next().await;
+    // The proxy forwards each request of the server as it comes, each on its own task: the
+    // two may reach the client in either order.
+    let (first, second) = (events.next().await, events.next().await);
+    let (sampling, elicitation) = if first["method"] == "sampling/createMessage" {
+        (first, second)
+    } else {
+        (second, first)
+    };
     assert_eq!(sampling["method"], "sampling/createMessage", "{sampling}");
     assert_eq!(
         sampling["params"],
         json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}], "maxTokens": 5, "temperature": 0.7}),
         "no progress token, the temperature as written: {sampling}"
     );
-    let elicitation = events.next().await;
     assert_eq!(elicitation["method"], "elicitation/create", "{elicitation}");
     assert_eq!(
         elicitation["params"],

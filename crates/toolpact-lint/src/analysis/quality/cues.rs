@@ -120,14 +120,14 @@ pub(crate) static RETURNS: LazyLock<Regex> = LazyLock::new(|| {
 /// A general sentence of use: "Use this to …", "Useful for …".
 pub(crate) static USE_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(use (this|it|the)?( tool)? ?(to|for)|(this|it|tool) can be used (to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|perfect for|commonly used (for|to)|(this tool|it) helps|intended for|designed for|use cases?|when to use|use when|(ai )?agents? (can )?use|enables? (ai )?agents? to|used by (ai )?agents? to|use [`'\x22]?[\w.\-]+[`'\x22]? (param(eter)?|option|flag|argument|field)s? to)\b|(?m:^\s*(#+\s*)?usage( tips| notes| guidelines?)?\s*:?\s*$)|(?m:^\s*usage\s*:)",
+        r"(?i)\b(use (this|it|the)?( tool)? ?(to|for)|(this|it|tool) can be used (to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|perfect for|commonly used (for|to)|(this tool|it) helps|intended for|designed for|use cases?|when to use|use when|(ai )?agents? (can )?use|enables? (ai )?agents? to|used by (ai )?agents? to|use [`'\x22]?[\w.\-]+[`'\x22]? (param(eter)?|option|flag|argument|field)s? to|set [`'\x22]?[\w.\-]+ ?= ?[\w.\-]+[`'\x22]? to)\b|(?m:^\s*(#+\s*)?usage( tips| notes| guidelines?)?\s*:?\s*$)|(?m:^\s*usage\s*:)",
     )
 });
 
 /// A condition for calling, or an order: "when the user asks", "call X first", "before …".
 pub(crate) static USE_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making)|mandatory (after|before)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-]+ first|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|when used (with|without|for|on|in|after|before)|(typical|recommended|suggested|common|usual) workflow|workflow\s*:)\b",
+        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making)|mandatory (after|before)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-]+ first|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|when used (with|without|for|on|in|after|before)|(for|from|of|after) an? (prior|previous|earlier) `?\w+[_\-][\w\-]*\w|(typical|recommended|suggested|common|usual) workflow|workflow\s*:)\b",
     )
 });
 
@@ -159,7 +159,7 @@ pub(crate) static LIMITATIONS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
             r"(?i)\b(fails?|failure|raises|throws|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when)|returns? (an? )?(empty|null|no)\b[\w ]{0,20}\b(if|when))\b",
         ),
         compile(
-            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|only (the )?(provided|specified|given|listed) fields|(statements?|single \w+) only|(you )?must (provide|call|first|pass|specify)|credentials|rate[- ]limit\w*|not paginated|within allowed|cannot|can't|can not|unable to|does not support|doesn't support|no support for|(do not|don't) use (it|this)( tool)? (to|for))\b",
+            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|only (the )?(provided|specified|given|listed) fields|(statements?|single \w+) only|(you )?must (provide|call|first|pass|specify)|credentials|rate[- ]limit\w*|not paginated|within allowed|cannot|can't|can not|unable to|does not support|doesn't support|no support for|(do not|don't) use (it|this)( tool)? (to|for)|(will )?only (appears?|applies|apply|returns?|shows?|runs?|works?|included|listed|visible) (if|when)|(is|are) ignored|after [\w`'\-]+ (has )?(returned|returns|succeeded|succeeds|completed))\b",
         ),
     ]
 });

@@ -896,6 +896,8 @@ mod tests {
             "Uploads a script.\n## Usage Tips\n- Store scripts in folders",
             "When used without an insight_id, it returns a list of all insights.",
             "Validates a template. Typical workflow: validate, then deploy.",
+            "Lists the papers stored locally. Set compact=true to return their ids only.",
+            "Records feedback for a prior `firecrawl_search` by its searchId.",
         ] {
             assert!(usage_level(text) >= 2, "{text}");
         }
@@ -910,6 +912,8 @@ mod tests {
             "Demonstrates how annotations can be used to provide metadata.",
             "Returns the usage of a bucket.",
             "Validate workflow by ID. Checks nodes, connections, expressions.",
+            "Set the value of a cell.",
+            "Returns the previous version of a page.",
         ] {
             assert!(usage_level(text) <= 1, "{text}");
         }
@@ -929,6 +933,9 @@ mod tests {
         for text in [
             "Reads a page. It cannot read pages behind a login.",
             "Gets a camera image. Do not use it to inspect the camera's state.",
+            "Lists API versions. Custom resources only appear if their CRDs are installed.",
+            "Lists resources. For nodes, the namespace is ignored.",
+            "Submits the selection after orchestrator-start returned its options.",
         ] {
             assert_eq!(
                 assess(&tool("get_page", text, no_input())).limitation_kinds,
