@@ -774,15 +774,26 @@ async fn what_the_server_asks_of_the_client_reaches_it_with_its_parameters_as_wr
     let events = futures::stream::iter(answer).map(|m| Ok::<_, Infallible>(event(&m)));
     asked.answer(sse(Body::from_stream(events)));
     // rmcp's models would have made the temperature 0.699999988079071, given the elicitation
-    // the mode `form`, and the progress 0.0.
-    for expected in [sampling, elicitation, progress] {
+    // the mode `form`, and the progress 0.0. The proxy forwards each request on its own task,
+    // so they may arrive in any order.
+    let mut lines = Vec::new();
+    for _ in 0..3 {
         let line = tokio::time::timeout(PATIENCE, client.lines.next_line())
             .await
             .unwrap()
             .unwrap()
             .unwrap();
+        lines.push(line);
+    }
+    for expected in [sampling, elicitation, progress] {
+        let line = lines
+            .iter()
+            .find(|line| {
+                serde_json::from_str::<Value>(line).is_ok_and(|v| v["method"] == expected["method"])
+            })
+            .unwrap_or_else(|| panic!("no {} among {lines:?}", expected["method"]));
         assert_eq!(
-            serde_json::from_str::<Value>(&line).unwrap(),
+            serde_json::from_str::<Value>(line).unwrap(),
             expected,
             "{line}"
         );
