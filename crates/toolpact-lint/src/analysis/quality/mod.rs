@@ -55,6 +55,8 @@ pub(crate) struct Facts {
     pub unexplained: Vec<String>,
     /// Those with a unit, format, default, bound or example.
     pub detailed: usize,
+    /// Those explained, and with a unit, format, default, bound or example.
+    pub explained_detailed: usize,
     /// Those whose description says how they depend on another.
     pub interacting: usize,
     /// The tool's name starts or ends with a verb that changes something.
@@ -225,8 +227,8 @@ impl Facts {
             let counted = self.parameters.min(8);
             let explained = self.explained.min(counted);
             // An explained parameter needs one word, never more than an unexplained one; one
-            // whose own description gives its unit, format, default or bounds needs none.
-            let detailed = self.detailed.min(explained);
+            // that also gives its unit, format, default or bounds needs none.
+            let detailed = self.explained_detailed.min(explained);
             t.base_words
                 + t.words_per_parameter * (counted - explained)
                 + t.words_per_parameter.min(1) * (explained - detailed)
@@ -685,7 +687,7 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
             continue;
         }
         let n = normal(&lower);
-        if in_name(name.as_slice(), &n, false)
+        if in_name(&name, &n, false)
             || is_in(&FILLER_SET, &n)
             || n == "get"
             || is_in(&BOILERPLATE_SET, &n)
@@ -800,6 +802,9 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
             || cues & cue::DETAIL != 0
         {
             facts.detailed += 1;
+            if explained {
+                facts.explained_detailed += 1;
+            }
         }
         if cues & cue::INTERACTION != 0 {
             facts.interacting += 1;

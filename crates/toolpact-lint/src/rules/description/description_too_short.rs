@@ -10,8 +10,9 @@ declare_rule! {
     ///
     /// A description needs more words the more the tool takes and does: `base-words` (7)
     /// for a tool with parameters, two more (`words-per-parameter`) for each parameter that no
-    /// description explains, one for each that one does, and none for one whose own
-    /// description gives its unit, format, default or bounds, up to eight parameters, and
+    /// description explains, one for each that one does, and none for an explained one whose
+    /// schema or description gives its values, unit, format, default or bounds, up to eight
+    /// parameters, and
     /// `side-effect-words` (8) more when the tool's name says it changes something
     /// (`create_…`, `delete_…`, `send_…`); a tool without parameters needs
     /// `words-without-parameters` (4). Every word of the description counts, an `Args:`
@@ -54,7 +55,7 @@ declare_rule! {
             RuleOption {
                 name: "words-per-parameter",
                 default: 2,
-                doc: "the words it needs more for each parameter no description explains (one for each explained parameter, none for one whose description gives its unit, format, default or bounds), up to eight",
+                doc: "the words it needs more for each parameter no description explains (one for each explained parameter, none for an explained one whose schema or description gives its values, unit, format, default or bounds), up to eight",
             },
             RuleOption {
                 name: "side-effect-words",
