@@ -615,8 +615,14 @@ fn is_broken_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
     has_kind(error, std::io::ErrorKind::BrokenPipe)
 }
 
+/// What a refused connection says.
+const REFUSED: &str =
+    "connection refused: nothing listens at that address (is the server running, on that port?)";
+/// What a reset connection says: a pooled connection to a server that stopped or restarted.
+const RESET: &str = "connection reset: the server dropped the connection (did it stop or restart?)";
+
 /// What a transport error says, with the HTTP client's own causes (rmcp keeps them out of the
-/// error's chain), and a refused connection said plainly.
+/// error's chain), and a refused or reset connection said plainly.
 pub(crate) fn transport_failure(error: &(dyn std::error::Error + 'static)) -> String {
     let inner: &(dyn std::error::Error + 'static) =
         match error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
@@ -624,7 +630,10 @@ pub(crate) fn transport_failure(error: &(dyn std::error::Error + 'static)) -> St
             _ => error,
         };
     if has_kind(inner, std::io::ErrorKind::ConnectionRefused) {
-        return "connection refused: nothing listens at that address (is the server running, on that port?)".to_owned();
+        return REFUSED.to_owned();
+    }
+    if has_kind(inner, std::io::ErrorKind::ConnectionReset) {
+        return RESET.to_owned();
     }
     causes(inner)
 }
