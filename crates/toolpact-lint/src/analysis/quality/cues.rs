@@ -120,14 +120,14 @@ pub(crate) static RETURNS: LazyLock<Regex> = LazyLock::new(|| {
 /// A general sentence of use: "Use this to …", "Useful for …".
 pub(crate) static USE_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(use (this|it|the)?( tool)? ?(to|for)|(this|it|tool) can be used (to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|perfect for|commonly used (for|to)|(this tool|it) helps|intended for|designed for|use cases?|when to use|use when|(ai )?agents? (can )?use|enables? (ai )?agents? to|used by (ai )?agents? to|use [`'\x22]?[\w.\-]+[`'\x22]? (param(eter)?|option|flag|argument|field)s? to|set [`'\x22]?[\w.\-]+ ?= ?[\w.\-]+[`'\x22]? to)\b|(?m:^\s*(#+\s*)?usage( tips| notes| guidelines?)?\s*:?\s*$)|(?m:^\s*usage\s*:)",
+        r"(?i)\b(use (this|it|the)?( tool)? ?(to|for)|(this|it|tool) can be used (to|for)|useful (for|to|when)|helpful (for|to|when)|best for|ideal for|good for|perfect for|commonly used (for|to)|(this tool|it) helps|intended for|designed for|use cases?|when to use|use when|(ai )?agents? (can )?use|help(s|ing) (ai )?agents?|use (it|this( tool)?) often|enables? (ai )?agents? to|used by (ai )?agents? to|use [`'\x22]?[\w.\-]+[`'\x22]? (param(eter)?|option|flag|argument|field)s? to|set [`'\x22]?[\w.\-]+ ?= ?[\w.\-]+[`'\x22]? to)\b|(?m:^\s*(#+\s*)?usage( tips| notes| guidelines?)?\s*:?\s*$)|(?m:^\s*usage\s*:)",
     )
 });
 
 /// A condition for calling, or an order: "when the user asks", "call X first", "before …".
 pub(crate) static USE_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making)|mandatory (after|before)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-]+ first|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|when used (with|without|for|on|in|after|before)|(for|from|of|after) an? (prior|previous|earlier) `?\w+[_\-][\w\-]*\w|(typical|recommended|suggested|common|usual) workflow|workflow\s*:)\b",
+        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making|deploy\w*|commit\w*|publish\w*|merg\w*|submit\w*|releas\w*)|mandatory (after|before)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-/]+ first|omit (it|them|this|both|[\w`'\-]+( and [\w`'\-]+)?) to (clear|read|reset|restore|list|get|use|keep|see|return|skip)|(with|without) [`'\x22]?\w+[`'\x22]? \((\w+ )?mode\)|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|when used (with|without|for|on|in|after|before)|(for|from|of|after) an? (prior|previous|earlier) `?\w+[_\-][\w\-]*\w|(typical|recommended|suggested|common|usual) workflow|workflow\s*:)\b",
     )
 });
 
@@ -135,6 +135,15 @@ pub(crate) static USE_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) static USE_ALTERNATIVE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
         r"(?i)\b(instead|rather than|do not use|don't use|do not call|don't call|never call|not for|never use|prefer|otherwise use|use [\w`'\-]+ for|for [\w ]+,? use)\b",
+    )
+});
+
+/// A parameter whose value comes from another call, which sets an order: "Use
+/// `mobile_list_available_devices` to find which devices are available", "Use the id returned
+/// by one of the connect tools", "Name from describe_sheet".
+pub(crate) static PRIOR_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(use [`'\x22]?\w+[_\-/]\w[\w\-/]*[`'\x22]?(\(\))? (first )?to (find|get|look up|discover|obtain|retrieve|list|see)|(returned|given|listed|shown|provided|obtained) by (one of )?(the )?([`'\x22]?\w+[_\-]\w[\w\-]*[`'\x22]?|[\w\-]+ tools?)|(name|id|identifier|uid|key|value)s? (from|as (shown|returned|listed) by) [`'\x22]?\w+[_\-]\w[\w\-]*|(call|use|run) [`'\x22]?\w+[_\-/]\w[\w\-/]*[`'\x22]? first)\b",
     )
 });
 
@@ -153,13 +162,13 @@ pub(crate) static LIMITATIONS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
             r"(?i)\b(paginat\w*|next[_ ]?page|page[_ ]?token|next[_ ]?token|cursor|offset|start[_ ]?index|start_at|per[_ ]?page|page size|page number)\b",
         ),
         compile(
-            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slower than|(very|significantly|much) slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(will be|are|is|gets?) (saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every))\b",
+            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slower than|(very|significantly|much) slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(will be|are|is|gets?) (saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every)|and (their|its|all) (associated|related|linked|child|dependent) \w+|(is|are|gets?|will be) (cleared|reset|discarded)|billing account)\b",
         ),
         compile(
             r"(?i)\b(fails?|failure|raises|throws|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when)|returns? (an? )?(empty|null|no)\b[\w ]{0,20}\b(if|when))\b",
         ),
         compile(
-            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|only (the )?(provided|specified|given|listed) fields|(statements?|single \w+) only|(you )?must (provide|call|first|pass|specify)|credentials|rate[- ]limit\w*|not paginated|within allowed|cannot|can't|can not|unable to|does not support|doesn't support|no support for|(do not|don't) use (it|this)( tool)? (to|for)|(will )?only (appears?|applies|apply|returns?|shows?|runs?|works?|included|listed|visible) (if|when)|(is|are) ignored|after [\w`'\-]+ (has )?(returned|returns|succeeded|succeeds|completed))\b",
+            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|only (the )?(provided|specified|given|listed) fields|(statements?|single \w+) only|(you )?must (provide|call|first|pass|specify)|credentials|rate[- ]limit\w*|not paginated|within allowed|cannot|can't|can not|unable to|does not support|doesn't support|no support for|(do not|don't) use (it|this)( tool)? (to|for)|(will )?only (appears?|applies|apply|returns?|shows?|runs?|works?|included|listed|visible) (if|when)|(is|are) ignored|(applies|apply|takes? effect|works?) (only )?once|not all [\w ]{1,30} supports?|(is|are) resolved (against|relative to)|after [\w`'\-]+ (has )?(returned|returns|succeeded|succeeds|completed))\b",
         ),
     ]
 });
@@ -289,10 +298,12 @@ pub(crate) mod cue {
     pub(crate) const SHAPE: u16 = 1 << 9;
     /// [`super::FORMAT_WORD`].
     pub(crate) const FORMAT_WORD: u16 = 1 << 10;
+    /// [`super::PRIOR_CALL`].
+    pub(crate) const PRIOR_CALL: u16 = 1 << 11;
 }
 
 /// The cues of [`property_cues`] besides the limitations, with their bits.
-fn other_cues() -> [(u16, &'static Regex); 6] {
+fn other_cues() -> [(u16, &'static Regex); 7] {
     [
         (cue::DETAIL, &PARAMETER_DETAIL),
         (cue::INTERACTION, &PARAMETER_INTERACTION),
@@ -300,6 +311,7 @@ fn other_cues() -> [(u16, &'static Regex); 6] {
         (cue::PRECISE_FORMAT, &PRECISE_FORMAT),
         (cue::SHAPE, &SHAPE),
         (cue::FORMAT_WORD, &FORMAT_WORD),
+        (cue::PRIOR_CALL, &PRIOR_CALL),
     ]
 }
 

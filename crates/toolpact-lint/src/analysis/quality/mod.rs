@@ -809,6 +809,13 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
         if cues & cue::INTERACTION != 0 {
             facts.interacting += 1;
         }
+        if cues & cue::PRIOR_CALL != 0 {
+            // The value comes from another call: an order of calls, as "call X first" is.
+            facts.usage = match facts.usage {
+                4 | 5 => 5,
+                u => u.max(3),
+            };
+        }
         let required = tool
             .input_schema
             .get("required")
@@ -903,6 +910,11 @@ mod tests {
             "Validates a template. Typical workflow: validate, then deploy.",
             "Lists the papers stored locally. Set compact=true to return their ids only.",
             "Records feedback for a prior `firecrawl_search` by its searchId.",
+            "Replaces one page. Use list_pages/get_page first to find the target page.",
+            "Full workflow validation. Essential before deploy.",
+            "Read or replace the clipboard. Pass text to set it, omit it to read the clipboard.",
+            "Override the location. Omit latitude and longitude to clear.",
+            "Finds code references, helping agents determine the scope of a cleanup.",
         ] {
             assert!(usage_level(text) >= 2, "{text}");
         }
@@ -922,6 +934,33 @@ mod tests {
         ] {
             assert!(usage_level(text) <= 1, "{text}");
         }
+    }
+
+    #[test]
+    fn a_parameter_whose_value_comes_from_another_call_sets_an_order() {
+        let usage = |description: &str, property: &str| {
+            let schema = json!({"type": "object", "properties": {"target": {"type": "string", "description": property}}});
+            assess(&tool("a_tool", description, schema)).usage
+        };
+        let plain = "Reads the state of the target.";
+        for (property, level) in [
+            (
+                "The device to use. Use mobile_list_available_devices to find which devices are available.",
+                3,
+            ),
+            (
+                "The connection to run the operation against. Use the id returned by one of the connect tools.",
+                3,
+            ),
+            ("Name from describe_sheet.", 3),
+            ("The name of the sheet.", 0),
+            ("Data returned to the caller.", 0),
+            ("Copies values from the source range.", 0),
+        ] {
+            assert_eq!(usage(plain, property), level, "{property}");
+        }
+        let alternative = "Removes a slicer. For tables use delete_table.";
+        assert_eq!(usage(alternative, "Name from describe_sheet."), 5);
     }
 
     #[test]
@@ -1179,7 +1218,21 @@ mod tests {
             ("Lints files. You must provide absolute file paths.", 1),
             ("Generates slides. Number of slides to generate (3-20).", 1),
             ("Lists results. Number of results (1-100, default 10).", 1),
+            (
+                "Deletes entities and their associated relations from the graph.",
+                1,
+            ),
+            ("Removes a slicer. A timeline's period is cleared.", 1),
+            (
+                "Formats a range. `locked` applies once the sheet is protected.",
+                1,
+            ),
+            (
+                "Creates a todo. Not all todo integrations support due dates.",
+                1,
+            ),
             ("Lists the documents stored in a collection.", 0),
+            ("Clears the cache of the project.", 0),
             ("Returns the slow query log.", 0),
             ("Converts a page to markdown.", 0),
         ] {
