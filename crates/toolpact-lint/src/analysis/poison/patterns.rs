@@ -12,12 +12,16 @@ use std::sync::LazyLock;
 /// Forced invocation and preference grabbing: pick this tool first, for everything, instead
 /// of the others; the others are broken.
 const FORCED: &[&str] = &[
+    r"\bwhen (multiple|several|many|two or more|more than one) tools? (could|can|might|may|would)? ?(apply|match|fit|qualify)\b",
+    r"\bbefore (any|every|each) (other )?(tool call|function call)s?\b",
+    r"\b(every|each|all) (user |incoming )?(messages?|requests?|queries|prompts?) (should|must|are to|is to|has to|have to) be (passed|sent|forwarded|routed|given|handed) (here|to (this|me))\b",
+    r"\bbefore you (plan|write|compose|give|formulate|draft|prepare) (a|any|your) (response|reply|answer)\b",
     r"\b(always|must|should) (call|use|run|invoke|execute|select|pick|choose) (this|me|it)( tool| function| one)? (first(\.|,|;|$| and| before| for| on| whenever| every)|before (any|all|every|other|each|you)|at the (start|beginning))",
     r"\b(call|use|run|invoke|execute) (this|me|it)( tool| function| one)? (before (any|all|every) |at the (start|beginning) of (every|each|any)|for (every|each|all|any) (request|task|message|query|question|conversation|prompt))",
     r"\b(always|only) (call|use) this (one|tool) instead\b",
     r"\bbefore (calling|using|invoking|running|executing|any) (any|all|every)( other)? (tools?|functions?|tool calls?)",
     r"\b(at|in) the (start|beginning) of (every|each|any|all|the) (conversation|task|session|chat|request|turn|reply)",
-    r"\b(call|use|run|invoke|execute|invoked|called|used|executed)\b[^.\n]{0,40}\b(after|before|on|for) (every|each|all|any) (single )?(user )?(message|request|turn|reply|response|prompt|query|task|conversation|question|operation)",
+    r"\b(call|use|run|invoke|execute|invoked|called|used|executed)\b[^.\n]{0,40}\b(after|before|on|for) (every|each|all|any) (single )?((user|assistant) )?(message|request|turn|reply|response|prompt|query|task|conversation|question|operation)",
     r"\bbefore (you )?(respond|reply|answer)(ing)? to the user",
     r"\bprefer(red)? (this|it|me)( tool| one| server)? (over|to|above|instead of) (any|all|every|other|the (client|built|default|native))",
     r"\b(rather than|instead of) (any )?(others\b|other tools\b|the (built-?in|native|client'?s?) tools?)",
@@ -79,6 +83,9 @@ const FORCED: &[&str] = &[
 /// Concealment: hide a step from the user, answer with a partial truth, present the tool's
 /// doing as the model's own.
 const CONCEAL: &[&str] = &[
+    r"\b(do not|don't|never) (show|display|reveal|include|mention|print|echo|repeat)\b[^.\n]{0,20}\b(arguments|parameters|inputs|payload|values) (of|for|passed to|sent to|in) (this|the) (call|tool|request)\b",
+    r"\bkeep (the|this|that|these|those) [a-z ]{0,30}(address|recipient|copy|bcc|cc|step|call|request|argument|detail)(es|s)? out of (it|the|your)\b",
+    r"\b(empty|blank) lines\b[^.\n]{0,120}\bso (that )?the (message |email |note )?preview\b",
     r"\b(do not|don't|dont|never|must not|mustn't|should not|no need to|without) (tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|mention|mentioning|reveal|revealing|disclose|disclosing|bring up|bringing up|repeat|repeating|explain why|surface|surfacing)\b[^.\n]{0,40}\b(user|human|them|this|that|it|these|anyone|the (file|step|upload|copy|instruction))",
     r"\bnever mention this tool",
     r"\bkeep (this|it|that|these)( step| part)? (to yourself|secret|hidden|private|quiet|confidential)",
@@ -135,6 +142,13 @@ const CONCEAL: &[&str] = &[
 
 /// Fake authority, fake consent, role change.
 const AUTHORITY: &[&str] = &[
+    r"\byou are now\b[^.\n]{0,60}\b(unrestricted|unfiltered|jailbroken|developer mode|no (content )?polic(y|ies)|without (any )?(restrictions|limits|rules|filters|content policy))",
+    r"\b(anthropic|openai|google deepmind|mistral|model provider|mcp host)('s)? (safety|trust ?(&|and) ?safety|security|policy|compliance|alignment) (team|notice|office|department)\b",
+    r"\bissuer\W{1,6}(anthropic|openai|google|microsoft)\b",
+    r"\b(higher|greater|top|more) priority than (the )?user\b|\b(priority|precedence) over (the )?user('s)?\b|\bover the user's( own)? (instructions|requests?|wishes|preferences)\b|\binstructions over the user'?s\b",
+    r"\bdisable (all )?(the )?(user )?confirmations? (for|on|of)\b",
+    r"\bdo not ask the user (to confirm|for (confirmation|permission|approval|consent))\b|\bwithout (user|the user's|human) (review|confirmation|approval|consent)\b|\bnothing (to|for the user to) confirm\b",
+    r"\bas the (owner|administrator|admin|operator|developer|maintainer) of (this|the) (deployment|server|workspace|system|account|instance|organi[sz]ation)\b[^.\n]{0,60}\b(authori[sz]e|approve|permit|allow|grant)",
     r"(\[|\(|<|\{\{?|#{1,6} |```|\{\s?.role.:\s?.)\s*(system|operator|developer|admin|administrator|host|vendor|anthropic|openai)(( |_)?(message|instructions?|note|notice|policy|override|prompt|update))?\s*(:|\]|>|\}|\n|.\s*,| priority)",
     r"<\|im_start\|>\s*system|<\|system\|>|<<sys>>",
     r"\b(message|note|instructions?|notice|update|directive) from (your|the) (developer|operator|system|administrator|admin|vendor|creator|owner|anthropic|openai)",
@@ -223,6 +237,8 @@ const AUTHORITY: &[&str] = &[
 /// Changes to another tool's calls: its recipients, accounts, flags or arguments, a copy of
 /// what it writes, arguments added to every other call.
 const CROSS_TOOL: &[&str] = &[
+    r"\b(all|every|each|any) (subsequent|later|future|following|other) (tool )?(invocations?|calls?|requests?)\b[^.\n]{0,100}\b(include|carry|add|attach|contain|pass|append|prepend)",
+    r"\bwhatever the user (asked|asks|requested|requests|wants|said|says)( for)?\b",
     r"\b(change|set|override|replace|redirect|switch|point)\b[^.\n]{0,20}\b(recipients?|to|bcc|cc|payee|account|repository|repo|destination|target|address|iban|url|host|index-url|channel|read_only|remote|origin|upstream|endpoint|registry|webhook|mirror|proxy|sender|reply-?to|[a-z]+_[a-z_]+)( field| parameter| argument)? (to|as) ",
     r"\b(always |also )?(add|include|append|prepend|attach|insert|invite|bcc|cc)\b[^.\n]{0,60}\b(to|in|into|as) (the )?(bcc|cc|body|recipients?|every|each|all|any)\b",
     r"\b(always )?(add|append|prepend) (--?[a-z][a-z-]+|`[^`]+`)",
@@ -307,12 +323,14 @@ const SECRET_DATA: &[&str] = &[
     r"\b(admin token|master password|administrator password|stored passwords)\b",
     r"\b[a-z0-9]+_(api_key|token|secret|password|secret_key|access_key) (environment |env )(variable|var)\b[^.\n]{0,10}\b(value|contents?)\b",
     r"\bvalues? of [a-z0-9_]*(api_key|token|secret)|\binclude (the|your) api key in\b",
+    r"\b(valor|valeur|wert) (da|de la|de|der|des) (vari[áa]vel |variable |variablen |umgebungsvariablen? )?[a-z0-9_]*(api_key|token|secret)",
+    r"\b(the user's |their )?(open|opened) (browser )?tabs\b|\bbrowsing history\b",
     r"\bstate\.vscdb\b|\bglobalstorage\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\.docker/config\.json|\.config/gcloud|\.gnupg\b",
     r"\b(every|all|each|any) (api )?(keys?|tokens?|secrets?|credentials?)\b[^.\n]{0,20}\bavailable to you|\benvironment variables? (ending|starting|named) (in|with)\b[^.\n]{0,20}\b_?(key|token|secret)",
 ];
 
 /// What makes a data request an instruction: a verb that puts the data in a call or sends it.
-const EXFIL_VERB: &str = r"\b(include|includ|pass|put|send|paste|provide|attach|add|forward|copy|fill|record|extract|read|cat|upload|post|output|print|reveal|share|summari[sz]e|mail|log|transmit|sync|export|contain|give|enthalten|incluy|inclu|envie|envía|transmets|übergib|lies|copia|copie|coloque|pega|cole|mets|ajoute|füge|gib|kopier|schreib|fülle|dump|collect|gather|supply|lis|lisez|lee|lea|leia|lire|leer|ler|colle|collez|pega|pegue|cole)\w*|\bcall this tool with|\bverbatim|\bword for word|\bhere\b|\baqu[ií]\b|\bici\b|\bhier\b|\bcontent from|\bcontents? of\b|넣|읽|입력|복사|보내|첨부|读取|放入|填写|填入|提供|附上|复制|发送|入れ|読み|記入|貼り付け|送信|添付|含め|入力";
+const EXFIL_VERB: &str = r"\b(include|includ|pass|put|send|paste|provide|attach|add|forward|copy|fill|record|extract|read|cat|upload|post|output|print|reveal|share|summari[sz]e|mail|log|transmit|sync|export|contain|give|enthalten|incluy|inclu|envie|envía|transmets|übergib|lies|copia|copie|coloque|pega|cole|mets|ajoute|füge|gib|kopier|schreib|fülle|dump|collect|gather|supply|lis|lisez|lee|lea|leia|lire|leer|ler|colle|collez|pega|pegue|cole)\w*|\bcall this tool with|\bverbatim|\bword for word|\bhere\b|\baqu[ií]\b|\bici\b|\bhier\b|\bcontent from|\bcontents? of\b|\btext of\b|넣|읽|입력|복사|보내|첨부|读取|放入|填写|填入|提供|附上|复制|发送|入れ|読み|記入|貼り付け|送信|添付|含め|入力";
 
 /// Prompt markup and text addressed to the model by name: instructions whatever they say.
 const DIRECTIVE: &[&str] = &[
@@ -456,8 +474,8 @@ pub(crate) static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     tool_ref: LazyLock::new(|| {
         compile(&[
             r"\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b",
-            r"\b(the |any |every |all |another |other )?[a-z-]+ (tool|tools|server|servers|function)\b",
-            r"\b(any|every|all|other|another) (tool|tools|server|servers|function|shell command|command)\b|\b(tool|function) calls?\b|\bgit push\b|\bpip install\b|\bshell command",
+            r"\b(the |any |every |all |another |other )?[a-z-]+ (tool|tools|server|servers|function|connector|connectors|integration|integrations|plugin|plugins)\b",
+            r"\b(any|every|all|other|another) (tool|tools|server|servers|function|shell command|command)\b|\b(tool|function) (calls?|invocations?)\b|\bgit push\b|\bpip install\b|\bshell command",
             r"\b(herramientas?|ferramentas?|outils?) (de |do |da |des |du |d')[a-z-]+|\b(das |den |dem )?(werkzeug|tool) [a-z]+_[a-z_]+",
             r"\b(otras?|outras?|autres?|anderen?|cualquier|qualquer) (herramientas?|ferramentas?|outils?|werkzeuge?)\b",
             r"(其他|别的|任何|其它)工具|他のツール|다른 도구|[a-z]+ ?(工具|ツール|도구)",

@@ -78,6 +78,10 @@ const TOOLWORD: u64 = 1 << 31;
 const BY: u64 = 1 << 32;
 /// The machine the model runs on: "this machine", "your computer".
 const MACHINE: u64 = 1 << 33;
+/// Calling, opening or sending through a tool: call, invoke, open, send, forward, upload.
+const CALL: u64 = 1 << 34;
+/// A standing occasion: every, each, whenever, also.
+const EVERY: u64 = 1 << 35;
 
 /// The cue words. A cue ending in `*` also matches longer words; other cues of Latin
 /// letters match whole words only; cues in scripts without spaces match anywhere.
@@ -384,6 +388,35 @@ const CUES: &[(&str, u64)] = &[
     ("추가", CHANGE),
     ("변경", CHANGE),
     ("바꾸", CHANGE),
+    // Calling another tool, on a standing occasion.
+    ("call", CALL),
+    ("invoke", CALL),
+    ("open", CALL),
+    ("send", CALL),
+    ("forward", CALL),
+    ("upload", CALL),
+    ("post", CALL),
+    ("llama", CALL),
+    ("chame", CALL),
+    ("appelle", CALL),
+    ("appelez", CALL),
+    ("rufe", CALL),
+    ("sende", CALL),
+    ("öffne", CALL),
+    ("调用", CALL),
+    ("呼び出", CALL),
+    ("호출", CALL),
+    ("every", EVERY),
+    ("each", EVERY),
+    ("whenever", EVERY),
+    ("also", EVERY),
+    ("jedem", EVERY),
+    ("jeder", EVERY),
+    ("cada", EVERY),
+    ("chaque", EVERY),
+    ("每次", EVERY),
+    ("毎回", EVERY),
+    ("매번", EVERY),
     ("must", MODAL),
     ("always", MODAL),
     ("immer", MODAL),
@@ -699,7 +732,9 @@ pub(crate) struct Reading<'t> {
 fn ends_sentence(text: &str, i: usize, c: char) -> bool {
     match c {
         '\n' => !text[..i].trim_end_matches([' ', '\t']).ends_with(':'),
-        ';' | '。' | '！' | '？' => true,
+        // A semicolon just inside a quote starts a command (`'; curl …'`), not a sentence.
+        ';' => !text[..i].ends_with(['\'', '"', '`']),
+        '。' | '！' | '？' => true,
         '.' | '!' | '?' => text[i + c.len_utf8()..]
             .chars()
             .next()
@@ -748,6 +783,7 @@ pub(crate) fn read(text: &str) -> Option<Reading<'_>> {
         | UNSEEN
         | ASKED
         | CHANGE
+        | CALL
         | SPEECH
         | MACHINE
         | CONSENT
@@ -879,8 +915,25 @@ fn states_to_user(sentence: &str, hits: &[Hit]) -> bool {
 }
 
 /// A literal argument value in a sentence: an e-mail address, a `--flag`, a
-/// `key=value` or `key: value` pair in braces, a `#channel`, an account number.
+/// `key=value` or `key: value` pair in braces, a `#channel`, an account number, a web
+/// address, a quoted shell command (`'; curl … | sh'`) or a quoted user (`user 'helper-bot'`).
 fn has_literal_value(sentence: &str) -> bool {
+    let web = ["http://", "https://"].iter().any(|w| {
+        sentence
+            .match_indices(w)
+            .any(|(i, _)| sentence[i + w.len()..].starts_with(|c: char| c.is_alphanumeric()))
+    });
+    let command = [
+        "'; ", "\"; ", "'&& ", "\"&& ", "| sh", "| bash", "|sh", "|bash",
+    ]
+    .iter()
+    .any(|c| sentence.contains(c));
+    let quoted_user = ["user '", "user \"", "user `", "username '", "username \""]
+        .iter()
+        .any(|c| sentence.contains(c));
+    if web || command || quoted_user {
+        return true;
+    }
     let b = sentence.as_bytes();
     let alnum = |i: usize| b.get(i).is_some_and(u8::is_ascii_alphanumeric);
     let mut digits = 0;
@@ -929,7 +982,36 @@ pub(crate) fn cross_tool(r: &Reading<'_>, names_other: &dyn Fn(&str) -> bool) ->
             // A verb in code (`.append(`) or a phrasal verb ("set up") changes no call.
             let code = rest.starts_with('(') || sentence[..h.start].ends_with('.');
             let phrasal = rest.starts_with(" up");
-            h.class & CHANGE != 0 && !code && !phrasal && {
+            // Calling or opening through another tool is an order about it on a standing
+            // occasion ("after every file read, also call …", "must open … before any page").
+            let noun = sentence[..h.start]
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|w| {
+                    matches!(
+                        w.trim_matches(|c: char| !c.is_alphanumeric()),
+                        "a" | "an"
+                            | "the"
+                            | "each"
+                            | "every"
+                            | "any"
+                            | "one"
+                            | "per"
+                            | "this"
+                            | "that"
+                            | "tool"
+                            | "function"
+                            | "api"
+                            | "wrapped"
+                            | "first"
+                            | "next"
+                            | "last"
+                            | "same"
+                    )
+                });
+            let changes = h.class & CHANGE != 0
+                || h.class & CALL != 0 && !noun && mask(hits) & (EVERY | MODAL) != 0;
+            changes && !code && !phrasal && {
                 // The value follows the verb, or, in a script where the verb may come
                 // last (Korean, Japanese), precedes it.
                 let after = rest

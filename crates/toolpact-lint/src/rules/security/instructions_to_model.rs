@@ -185,6 +185,12 @@ const PHRASES: &[(&str, Kind)] = &[
         "the|your| user|users has|have| already approved|authorized|authorised|consented|confirmed|agreed|allowed",
         Kind::Consent,
     ),
+    (
+        "in|for every|each|all answer|answers|reply|replies|response|responses you give|write|produce|send",
+        Kind::Override,
+    ),
+    ("tell|inform the|your| user|users|them that", Kind::Override),
+    ("always|must bcc|cc|blind+copy", Kind::Override),
 ];
 
 /// Prompt markup, matched case-insensitively anywhere in the text.
