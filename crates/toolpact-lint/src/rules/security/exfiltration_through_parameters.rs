@@ -21,7 +21,11 @@ declare_rule! {
     /// are not reported. Where no phrase matches, a parameter is read for its structure: what
     /// the user or the model said or was given, with its time ("what the user wrote in their
     /// first turns", "the instructions you received at the start"), or facts of the machine
-    /// the model runs on — unless the tool's or the parameter's name holds that data.
+    /// the model runs on — unless the tool's or the parameter's name holds that data; and a
+    /// parameter that asks for the conversation itself ("the last 20 user and assistant
+    /// messages", "everything exchanged so far", "every connector you can reach in this
+    /// session") in a tool whose name and first sentence are not about conversations,
+    /// messages, transcripts, prompts or documents.
     ///
     /// ## Why is this bad?
     /// A parameter is a channel to the server. One that asks for the conversation or the system

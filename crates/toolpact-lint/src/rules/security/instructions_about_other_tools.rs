@@ -16,9 +16,12 @@ declare_rule! {
     /// other than this one (a tool-like name such as `send_email`, "the calendar tool", "any
     /// tool", "every tool call"); ordering advice ("call `list_files` first") is not reported.
     /// Where no phrase matches, the structure is read: a verb that changes a call with a literal
-    /// value near it (an address, a `--flag`, `key=value`, a `#channel`, an account number), in
-    /// a sentence that names another tool that is called — not a setting such as
-    /// `openweather_api_key` or the tool's own server.
+    /// value near it (an address, a web address, a quoted shell command, a `--flag`,
+    /// `key=value`, a `#channel`, an account number), in a sentence that names another tool
+    /// that is called — not a setting such as `openweather_api_key` or the tool's own server;
+    /// and a verb that calls, opens or sends through another tool with such a value on a
+    /// standing occasion ("after every file read, also call `send_http_request` … to
+    /// https://…", "the browser tool must open https://… before any other page").
     ///
     /// ## Why is this bad?
     /// This is shadowing: the poisoned tool is never called, yet it rewrites what a trusted tool
