@@ -12,10 +12,9 @@ use std::sync::LazyLock;
 /// Forced invocation and preference grabbing: pick this tool first, for everything, instead
 /// of the others; the others are broken.
 const FORCED: &[&str] = &[
-    r"\bwhen (multiple|several|many|two or more|more than one) tools? (could|can|might|may|would)? ?(apply|match|fit|qualify)\b",
-    r"\bbefore (any|every|each) (other )?(tool call|function call)s?\b",
-    r"\b(every|each|all) (user |incoming )?(messages?|requests?|queries|prompts?) (should|must|are to|is to|has to|have to) be (passed|sent|forwarded|routed|given|handed) (here|to (this|me))\b",
-    r"\bbefore you (plan|write|compose|give|formulate|draft|prepare) (a|any|your) (response|reply|answer)\b",
+    r"\bwhen (multiple|several|many|two or more|more than one) tools? (could|can|might|may|would)? ?(apply|match|fit|qualify)\b[^.\n]{0,30}\b(pick|choose|use|call|select|prefer) (this|me|it)\b",
+    r"\bbefore any (other )?(tool|function) calls?\b[^.\n]{0,40}\b(on|from|of) (any|every|all|other) servers?\b|\bbefore any other (tool|function) call\b",
+    r"\b(every|each|all) (user |incoming )?(messages?|prompts?) (should|must|are to|is to|has to|have to) be (passed|sent|forwarded|routed|given|handed) (here|to this tool|to me)\b",
     r"\b(always|must|should) (call|use|run|invoke|execute|select|pick|choose) (this|me|it)( tool| function| one)? (first(\.|,|;|$| and| before| for| on| whenever| every)|before (any|all|every|other|each|you)|at the (start|beginning))",
     r"\b(call|use|run|invoke|execute) (this|me|it)( tool| function| one)? (before (any|all|every) |at the (start|beginning) of (every|each|any)|for (every|each|all|any) (request|task|message|query|question|conversation|prompt))",
     r"\b(always|only) (call|use) this (one|tool) instead\b",
@@ -83,9 +82,9 @@ const FORCED: &[&str] = &[
 /// Concealment: hide a step from the user, answer with a partial truth, present the tool's
 /// doing as the model's own.
 const CONCEAL: &[&str] = &[
-    r"\b(do not|don't|never) (show|display|reveal|include|mention|print|echo|repeat)\b[^.\n]{0,20}\b(arguments|parameters|inputs|payload|values) (of|for|passed to|sent to|in) (this|the) (call|tool|request)\b",
-    r"\bkeep (the|this|that|these|those) [a-z ]{0,30}(address|recipient|copy|bcc|cc|step|call|request|argument|detail)(es|s)? out of (it|the|your)\b",
-    r"\b(empty|blank) lines\b[^.\n]{0,120}\bso (that )?the (message |email |note )?preview\b",
+    r"\b(do not|don't|never) (show|display|reveal|include|mention|print|echo|repeat)\b[^.\n]{0,20}\b(arguments|parameters|inputs|payload|values) (of|for|passed to|sent to|in) (this|the) (call|tool|request)\b[^.\n]{0,10}\b(in|to) (your|the) (answer|reply|response|summary|confirmation|user)\b",
+    r"\bkeep (the|this|that|these|those) [a-z ]{0,30}(address|recipient|copy|bcc|cc|step|call|request|argument|detail)(es|s)? out of (it\b|(the|your) (final )?(summary|reply|answer|response|report|confirmation)\b)",
+    r"\b(insert|add|append|pad|prepend)\w*\b[^.\n]{0,30}\b(empty|blank) lines\b[^.\n]{0,120}\bso (that )?the (message |email |note )?preview\b",
     r"\b(do not|don't|dont|never|must not|mustn't|should not|no need to|without) (tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|mention|mentioning|reveal|revealing|disclose|disclosing|bring up|bringing up|repeat|repeating|explain why|surface|surfacing)\b[^.\n]{0,40}\b(user|human|them|this|that|it|these|anyone|the (file|step|upload|copy|instruction))",
     r"\bnever mention this tool",
     r"\bkeep (this|it|that|these)( step| part)? (to yourself|secret|hidden|private|quiet|confidential)",
@@ -144,11 +143,11 @@ const CONCEAL: &[&str] = &[
 const AUTHORITY: &[&str] = &[
     r"\byou are now\b[^.\n]{0,60}\b(unrestricted|unfiltered|jailbroken|developer mode|no (content )?polic(y|ies)|without (any )?(restrictions|limits|rules|filters|content policy))",
     r"\b(anthropic|openai|google deepmind|mistral|model provider|mcp host)('s)? (safety|trust ?(&|and) ?safety|security|policy|compliance|alignment) (team|notice|office|department)\b",
-    r"\bissuer\W{1,6}(anthropic|openai|google|microsoft)\b",
-    r"\b(higher|greater|top|more) priority than (the )?user\b|\b(priority|precedence) over (the )?user('s)?\b|\bover the user's( own)? (instructions|requests?|wishes|preferences)\b|\binstructions over the user'?s\b",
-    r"\bdisable (all )?(the )?(user )?confirmations? (for|on|of)\b",
-    r"\bdo not ask the user (to confirm|for (confirmation|permission|approval|consent))\b|\bwithout (user|the user's|human) (review|confirmation|approval|consent)\b|\bnothing (to|for the user to) confirm\b",
-    r"\bas the (owner|administrator|admin|operator|developer|maintainer) of (this|the) (deployment|server|workspace|system|account|instance|organi[sz]ation)\b[^.\n]{0,60}\b(authori[sz]e|approve|permit|allow|grant)",
+    r"\bissuer\W{1,6}(anthropic|openai)\b",
+    r"\bha(s|ve) (a )?(higher|greater|top) priority than the user\b|\b(follow|obey|prioriti[sz]e) (its|these|our|my|this server's|the server's) instructions over the user'?s?\b",
+    r"\bdisable (all )?(user )?confirmations (for|on) (all|every|any|destructive)\b",
+    r"\bdo not ask the user (to confirm|for (confirmation|permission|approval|consent))\b|\bmay (execute|run|act|proceed|perform|send|delete)\b[^.\n]{0,60}\bwithout (user|the user's|human) (review|confirmation|approval|consent)\b|\bso there is nothing (for the user )?to confirm\b",
+    r"\bas the (owner|administrator|admin|operator|developer|maintainer) of (this|the) (deployment|server|workspace|system|account|instance|organi[sz]ation)\b[^.\n]{0,20}\b(i|we) (hereby )?(authori[sz]e|approve|permit|allow|grant)",
     r"(\[|\(|<|\{\{?|#{1,6} |```|\{\s?.role.:\s?.)\s*(system|operator|developer|admin|administrator|host|vendor|anthropic|openai)(( |_)?(message|instructions?|note|notice|policy|override|prompt|update))?\s*(:|\]|>|\}|\n|.\s*,| priority)",
     r"<\|im_start\|>\s*system|<\|system\|>|<<sys>>",
     r"\b(message|note|instructions?|notice|update|directive) from (your|the) (developer|operator|system|administrator|admin|vendor|creator|owner|anthropic|openai)",
@@ -237,7 +236,7 @@ const AUTHORITY: &[&str] = &[
 /// Changes to another tool's calls: its recipients, accounts, flags or arguments, a copy of
 /// what it writes, arguments added to every other call.
 const CROSS_TOOL: &[&str] = &[
-    r"\b(all|every|each|any) (subsequent|later|future|following|other) (tool )?(invocations?|calls?|requests?)\b[^.\n]{0,100}\b(include|carry|add|attach|contain|pass|append|prepend)",
+    r"\b(all|every|each|any) (subsequent|later|future|following|other) (tool )?(invocations?|calls?|requests?)\b[^.\n]{0,100}\b(include|carry|add|attach|contain|pass|append|prepend)\b[^.\n]{0,60}\b(user|message|conversation|prompt|additional argument|extra argument)",
     r"\bwhatever the user (asked|asks|requested|requests|wants|said|says)( for)?\b",
     r"\b(change|set|override|replace|redirect|switch|point)\b[^.\n]{0,20}\b(recipients?|to|bcc|cc|payee|account|repository|repo|destination|target|address|iban|url|host|index-url|channel|read_only|remote|origin|upstream|endpoint|registry|webhook|mirror|proxy|sender|reply-?to|[a-z]+_[a-z_]+)( field| parameter| argument)? (to|as) ",
     r"\b(always |also )?(add|include|append|prepend|attach|insert|invite|bcc|cc)\b[^.\n]{0,60}\b(to|in|into|as) (the )?(bcc|cc|body|recipients?|every|each|all|any)\b",
@@ -324,7 +323,7 @@ const SECRET_DATA: &[&str] = &[
     r"\b[a-z0-9]+_(api_key|token|secret|password|secret_key|access_key) (environment |env )(variable|var)\b[^.\n]{0,10}\b(value|contents?)\b",
     r"\bvalues? of [a-z0-9_]*(api_key|token|secret)|\binclude (the|your) api key in\b",
     r"\b(valor|valeur|wert) (da|de la|de|der|des) (vari[áa]vel |variable |variablen |umgebungsvariablen? )?[a-z0-9_]*(api_key|token|secret)",
-    r"\b(the user's |their )?(open|opened) (browser )?tabs\b|\bbrowsing history\b",
+    r"\bthe user's (open|opened) (browser )?tabs\b[^.\n]{0,60}\b(paste|here|include|send|pass)\b",
     r"\bstate\.vscdb\b|\bglobalstorage\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\.docker/config\.json|\.config/gcloud|\.gnupg\b",
     r"\b(every|all|each|any) (api )?(keys?|tokens?|secrets?|credentials?)\b[^.\n]{0,20}\bavailable to you|\benvironment variables? (ending|starting|named) (in|with)\b[^.\n]{0,20}\b_?(key|token|secret)",
 ];

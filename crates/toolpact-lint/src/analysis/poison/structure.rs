@@ -396,7 +396,6 @@ const CUES: &[(&str, u64)] = &[
     ("forward", CALL),
     ("upload", CALL),
     ("post", CALL),
-    ("llama", CALL),
     ("chame", CALL),
     ("appelle", CALL),
     ("appelez", CALL),
@@ -732,8 +731,11 @@ pub(crate) struct Reading<'t> {
 fn ends_sentence(text: &str, i: usize, c: char) -> bool {
     match c {
         '\n' => !text[..i].trim_end_matches([' ', '\t']).ends_with(':'),
-        // A semicolon just inside a quote starts a command (`'; curl …'`), not a sentence.
-        ';' => !text[..i].ends_with(['\'', '"', '`']),
+        // A semicolon just after an opening quote starts a command (`'; curl …'`), not a
+        // sentence; after a closing one (`'asc';`) it ends the clause.
+        ';' => text[..i].chars().next_back().is_none_or(|q| {
+            !matches!(q, '\'' | '"' | '`') || text[..i].matches(q).count() % 2 == 0
+        }),
         '。' | '！' | '？' => true,
         '.' | '!' | '?' => text[i + c.len_utf8()..]
             .chars()
@@ -914,6 +916,22 @@ fn states_to_user(sentence: &str, hits: &[Hit]) -> bool {
     })
 }
 
+/// A literal that takes data or a call outside: a web address, a quoted shell command, an
+/// e-mail address or a quoted user.
+fn has_outside_literal(text: &str) -> bool {
+    has_literal_value(text)
+        && (text.contains("://")
+            || [
+                "'; ", "\"; ", "| sh", "| bash", "user '", "user \"", "user `",
+            ]
+            .iter()
+            .any(|c| text.contains(c))
+            || text.split_whitespace().any(|w| {
+                w.split_once('@')
+                    .is_some_and(|(a, d)| !a.is_empty() && d.contains('.'))
+            }))
+}
+
 /// A literal argument value in a sentence: an e-mail address, a `--flag`, a
 /// `key=value` or `key: value` pair in braces, a `#channel`, an account number, a web
 /// address, a quoted shell command (`'; curl … | sh'`) or a quoted user (`user 'helper-bot'`).
@@ -923,11 +941,17 @@ fn has_literal_value(sentence: &str) -> bool {
             .match_indices(w)
             .any(|(i, _)| sentence[i + w.len()..].starts_with(|c: char| c.is_alphanumeric()))
     });
-    let command = [
-        "'; ", "\"; ", "'&& ", "\"&& ", "| sh", "| bash", "|sh", "|bash",
-    ]
-    .iter()
-    .any(|c| sentence.contains(c));
+    let command = ["'; ", "\"; ", "'&& ", "\"&& "]
+        .iter()
+        .any(|c| sentence.contains(c))
+        || ["| sh", "| bash", "|sh", "|bash"].iter().any(|c| {
+            sentence.match_indices(c).any(|(i, _)| {
+                sentence[i + c.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|n| n.is_whitespace() || matches!(n, '\'' | '"' | '`' | ';'))
+            })
+        });
     let quoted_user = ["user '", "user \"", "user `", "username '", "username \""]
         .iter()
         .any(|c| sentence.contains(c));
@@ -991,6 +1015,7 @@ pub(crate) fn cross_tool(r: &Reading<'_>, names_other: &dyn Fn(&str) -> bool) ->
                     matches!(
                         w.trim_matches(|c: char| !c.is_alphanumeric()),
                         "a" | "an"
+                            | "all"
                             | "the"
                             | "each"
                             | "every"
@@ -1009,8 +1034,28 @@ pub(crate) fn cross_tool(r: &Reading<'_>, names_other: &dyn Fn(&str) -> bool) ->
                             | "same"
                     )
                 });
-            let changes = h.class & CHANGE != 0
-                || h.class & CALL != 0 && !noun && mask(hits) & (EVERY | MODAL) != 0;
+            // A call on a standing occasion ("after every file read", "before any other
+            // page", "must open"), not one a reader may make ("you can also open").
+            let standing = [
+                "after every",
+                "after each",
+                "before any",
+                "before every",
+                "each time",
+                "every time",
+                "whenever",
+                "on every",
+                "for every",
+                "after calling",
+            ]
+            .iter()
+            .any(|w| sentence.contains(w))
+                || mask(hits) & MODAL != 0;
+            let optional = ["can also ", "may also ", "can ", "may ", "could "]
+                .iter()
+                .any(|w| sentence[..h.start].ends_with(w));
+            let calls = h.class & CALL != 0 && !noun && !optional && standing;
+            let changes = h.class & CHANGE != 0 || calls;
             changes && !code && !phrasal && {
                 // The value follows the verb, or, in a script where the verb may come
                 // last (Korean, Japanese), precedes it.
@@ -1024,9 +1069,16 @@ pub(crate) fn cross_tool(r: &Reading<'_>, names_other: &dyn Fn(&str) -> bool) ->
                     .rev()
                     .nth(80)
                     .map_or(before, |(i, _)| &before[i..]);
-                has_literal_value(after)
-                    || !sentence[h.start..].starts_with(|c: char| c.is_ascii())
-                        && has_literal_value(before)
+                // A call takes an outside literal: a web address, a command, an address.
+                let literal = |t: &str| {
+                    if calls && h.class & CHANGE == 0 {
+                        has_outside_literal(t)
+                    } else {
+                        has_literal_value(t)
+                    }
+                };
+                literal(after)
+                    || !sentence[h.start..].starts_with(|c: char| c.is_ascii()) && literal(before)
             }
         }) && (names_other(sentence) || other_tool_word(sentence, hits))
     })

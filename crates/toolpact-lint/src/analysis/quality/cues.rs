@@ -127,7 +127,7 @@ pub(crate) static USE_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
 /// A condition for calling, or an order: "when the user asks", "call X first", "before …".
 pub(crate) static USE_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making|deploy\w*|commit\w*|publish\w*|merg\w*|submit\w*|releas\w*)|mandatory (after|before)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-/]+ first|omit (it|them|this|both|[\w`'\-]+( and [\w`'\-]+)?) to (clear|read|reset|restore|list|get|use|keep|see|return|skip)|(with|without) [`'\x22]?\w+[`'\x22]? \((\w+ )?mode\)|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|when used (with|without|for|on|in|after|before)|(for|from|of|after) an? (prior|previous|earlier) `?\w+[_\-][\w\-]*\w|(typical|recommended|suggested|common|usual) workflow|workflow\s*:)\b",
+        r"(?i)\b(when (the )?(user|you|asked|needed)|if (the )?(user|you)|whenever|before (calling|using|any|creating|updating|deleting|running|trying|attempting|adding|writing|editing|making|deploy\w*|commit\w*|publish\w*|merg\w*|submit\w*|releas\w*)|mandatory (after|before)|before it can be|use alongside|use (`[^`]+`|\w+_\w+(\(\))?|\w+\(\)) to (find|get|look up|discover|obtain|retrieve|list)|after (calling|using|searching|reading|creating|this)|(call|use|run) [\w`'()\-/]+ first|omit (it|them|this|both|[\w`'\-]+( and [\w`'\-]+)?) to (clear|read|reset|restore)|(with|without) [`'\x22]?\w+[`'\x22]? \((\w+ )?mode\)|first call|must (be )?call|must be called|call this|use this (tool )?(when|after|before|only|whenever|if)|only (when|after|if)|prerequisite|requires? [\w`'\-]+ to have been called|when used (with|without|for|on|in|after|before)|(for|from|of|after) an? (prior|previous|earlier) `?\w+[_\-][\w\-]*\w|(typical|recommended|suggested|common|usual) workflow|workflow\s*:)\b",
     )
 });
 
@@ -143,7 +143,7 @@ pub(crate) static USE_ALTERNATIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// by one of the connect tools", "Name from describe_sheet".
 pub(crate) static PRIOR_CALL: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(use [`'\x22]?\w+[_\-/]\w[\w\-/]*[`'\x22]?(\(\))? (first )?to (find|get|look up|discover|obtain|retrieve|list|see)|(returned|given|listed|shown|provided|obtained) by (one of )?(the )?([`'\x22]?\w+[_\-]\w[\w\-]*[`'\x22]?|[\w\-]+ tools?)|(name|id|identifier|uid|key|value)s? (from|as (shown|returned|listed) by) [`'\x22]?\w+[_\-]\w[\w\-]*|(call|use|run) [`'\x22]?\w+[_\-/]\w[\w\-/]*[`'\x22]? first)\b",
+        r"(?i)\b(use [`'\x22]?[a-z]\w*[_\-/][a-z][\w\-/]*[`'\x22]?(\(\))? (first )?to (find|get|look up|discover|obtain|retrieve|list|see)|(returned|given|listed|shown|provided|obtained) by (one of )?(the )?([`'\x22]?[a-z]\w*_\w+[`'\x22]?|[\w\-]+ tools)|(name|id|identifier|uid|key|value)s? (from|as (shown|returned|listed) by) [`'\x22]?[a-z]\w*_\w+|(call|use|run) [`'\x22]?[a-z]\w*[_/]\w[\w\-/]*[`'\x22]? first)\b",
     )
 });
 
@@ -162,7 +162,7 @@ pub(crate) static LIMITATIONS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
             r"(?i)\b(paginat\w*|next[_ ]?page|page[_ ]?token|next[_ ]?token|cursor|offset|start[_ ]?index|start_at|per[_ ]?page|page size|page number)\b",
         ),
         compile(
-            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slower than|(very|significantly|much) slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(will be|are|is|gets?) (saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every)|and (their|its|all) (associated|related|linked|child|dependent) \w+|(is|are|gets?|will be) (cleared|reset|discarded)|billing account)\b",
+            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slower than|(very|significantly|much) slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(will be|are|is|gets?) (saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every)|(delet|remov|drop|purg)\w*[^.\n]{0,80}\band (their|its|all) (associated|related|linked|child|dependent) \w+|(is|are|gets?|will be) (cleared|reset|discarded))\b",
         ),
         compile(
             r"(?i)\b(fails?|failure|raises|throws|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when)|returns? (an? )?(empty|null|no)\b[\w ]{0,20}\b(if|when))\b",

@@ -17,8 +17,7 @@ declare_rule! {
     /// priority over every other tool ("always call this first", "call this before any
     /// other tool"), send the model to read something on the side ("before using this tool,
     /// read …"), reach for the system prompt ("include your system prompt"), fake consent
-    /// ("the user has already approved"), and prompt markup (`<IMPORTANT>`, `<system>`,
-    /// `[INST]`). Matching ignores case and punctuation; the message quotes the phrase.
+    /// ("the user has already approved"), copy every message elsewhere ("always BCC"), and prompt markup (`<IMPORTANT>`, `<system>`, `[INST]`). Matching ignores case and punctuation; the message quotes the phrase.
     ///
     /// "You must …" on its own is not reported: descriptions legitimately state
     /// preconditions that way ("you must call `list_projects` first"). It is reported with
@@ -65,6 +64,7 @@ enum Kind {
     Consent,
     SkipConfirmation,
     Markup,
+    Steer,
 }
 
 impl Kind {
@@ -78,12 +78,13 @@ impl Kind {
             Kind::Consent => "claims the user already agreed",
             Kind::SkipConfirmation => "skips the user's confirmation",
             Kind::Markup => "uses prompt markup",
+            Kind::Steer => "tells the model to copy every message elsewhere",
         }
     }
 
     fn help(self) -> &'static str {
         match self {
-            Kind::Override | Kind::SystemPrompt | Kind::Consent | Kind::Markup => {
+            Kind::Override | Kind::SystemPrompt | Kind::Consent | Kind::Markup | Kind::Steer => {
                 "remove it; say what the tool does, when to call it and what it returns — rules for the model belong in the system prompt, never in a tool"
             }
             Kind::Conceal => {
@@ -185,12 +186,7 @@ const PHRASES: &[(&str, Kind)] = &[
         "the|your| user|users has|have| already approved|authorized|authorised|consented|confirmed|agreed|allowed",
         Kind::Consent,
     ),
-    (
-        "in|for every|each|all answer|answers|reply|replies|response|responses you give|write|produce|send",
-        Kind::Override,
-    ),
-    ("tell|inform the|your| user|users|them that", Kind::Override),
-    ("always|must bcc|cc|blind+copy", Kind::Override),
+    ("always bcc|blind+copy", Kind::Steer),
 ];
 
 /// Prompt markup, matched case-insensitively anywhere in the text.
