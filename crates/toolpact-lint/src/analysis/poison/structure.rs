@@ -80,8 +80,6 @@ const BY: u64 = 1 << 32;
 const MACHINE: u64 = 1 << 33;
 /// Calling, opening or sending through a tool: call, invoke, open, send, forward, upload.
 const CALL: u64 = 1 << 34;
-/// A standing occasion: every, each, whenever, also.
-const EVERY: u64 = 1 << 35;
 
 /// The cue words. A cue ending in `*` also matches longer words; other cues of Latin
 /// letters match whole words only; cues in scripts without spaces match anywhere.
@@ -388,7 +386,7 @@ const CUES: &[(&str, u64)] = &[
     ("추가", CHANGE),
     ("변경", CHANGE),
     ("바꾸", CHANGE),
-    // Calling another tool, on a standing occasion.
+    // Calling another tool (an order when the sentence gives a standing occasion).
     ("call", CALL),
     ("invoke", CALL),
     ("open", CALL),
@@ -405,17 +403,6 @@ const CUES: &[(&str, u64)] = &[
     ("调用", CALL),
     ("呼び出", CALL),
     ("호출", CALL),
-    ("every", EVERY),
-    ("each", EVERY),
-    ("whenever", EVERY),
-    ("also", EVERY),
-    ("jedem", EVERY),
-    ("jeder", EVERY),
-    ("cada", EVERY),
-    ("chaque", EVERY),
-    ("每次", EVERY),
-    ("毎回", EVERY),
-    ("매번", EVERY),
     ("must", MODAL),
     ("always", MODAL),
     ("immer", MODAL),
