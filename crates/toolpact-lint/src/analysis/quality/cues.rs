@@ -226,6 +226,10 @@ pub(crate) static SYNTAX_NAME: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) static VALUES_NAME: LazyLock<Regex> =
     LazyLock::new(|| compile(r"(?i)(type|style|mode|kind|unit|format|path|filename|sha)$"));
 
+/// Words that introduce an example, where a quoted name or a bracket need not be one.
+pub(crate) static EXAMPLE_MARKER: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)(\be\.g\.|\beg\.|\bfor example\b|\bexamples?:|\bsuch as\b)"));
+
 /// An example: "e.g.", "for example", "such as", a quoted value, a bracket.
 pub(crate) static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
     compile(

@@ -11,10 +11,10 @@ pub(crate) mod cues;
 
 use crate::analysis::words::{FILLER_WORDS, content_words, identifier_words, name_stems, stem};
 use cues::{
-    BOILERPLATE_SET, BOILERPLATE_TEXT, CONTEXT_SET, EMPTY_PARAMETER_SET, EXAMPLE, FILLER_SET,
-    HTTP_ROUTE, LEADING_LABEL, LIMITATIONS, PRECISE_FORMAT, RETURNS, SECTION, SIDE_EFFECT_SET,
-    STOP_SET, SYNTAX_NAME, USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT, VAGUE_SET,
-    VALUES_NAME, WordSet, cue, property_cues,
+    BOILERPLATE_SET, BOILERPLATE_TEXT, CONTEXT_SET, EMPTY_PARAMETER_SET, EXAMPLE, EXAMPLE_MARKER,
+    FILLER_SET, HTTP_ROUTE, LEADING_LABEL, LIMITATIONS, PRECISE_FORMAT, RETURNS, SECTION,
+    SIDE_EFFECT_SET, STOP_SET, SYNTAX_NAME, USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT,
+    VAGUE_SET, VALUES_NAME, WordSet, cue, property_cues,
 };
 use serde_json::{Map, Value};
 use toolpact::Tool;
@@ -762,6 +762,10 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
     // The description's words, read only when a parameter needs them.
     let mut description_words: Option<Vec<String>> = None;
     let shows = DescriptionShows::default();
+    // Missing examples of minor formats ([`takes_named_format`]), and whether a parameter's
+    // description or schema shows an example.
+    let mut minor: Vec<String> = Vec::new();
+    let mut shown = false;
     for (name, schema) in properties(tool) {
         facts.parameters += 1;
         let own = schema
@@ -822,9 +826,36 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
             .and_then(Value::as_array)
             .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())));
         if lacks_example(name, schema, (own, cues), description, &shows, required) {
-            facts.missing_examples.push(name.clone());
+            let text = matches!(single_type(schema).0, Some("string") | None);
+            if text && !takes_named_format(name, cues) {
+                minor.push(name.clone());
+            } else {
+                facts.missing_examples.push(name.clone());
+            }
         }
+        shown |= schema.contains_key("examples")
+            || (cues & cue::EXAMPLE != 0 && EXAMPLE_MARKER.is_match(own));
     }
+    // An undescribed path, file name, type or mode is a minor format: a tool that shows an
+    // example of its other inputs has shown the main ones (the rubric's 4), and only a tool
+    // that shows none lacks examples for it.
+    if !(minor.is_empty()
+        || shown
+        || (shows.example(description) && EXAMPLE_MARKER.is_match(description)))
+    {
+        facts.missing_examples.append(&mut minor);
+        let order: Vec<&String> = properties(tool).map(|(n, _)| n).collect();
+        facts
+            .missing_examples
+            .sort_by_key(|n| order.iter().position(|o| *o == n));
+    }
+}
+
+/// Whether a string parameter's format is said by its name (a filter, a date, a range…) or its
+/// description ("the date format"), rather than only guessed from a name such as `path` or
+/// `type` with no description.
+fn takes_named_format(name: &str, cues: u16) -> bool {
+    SYNTAX_NAME.is_match(name) || cues & cue::FORMAT_WORD != 0
 }
 
 #[cfg(test)]
@@ -1017,6 +1048,37 @@ mod tests {
             }}),
         ));
         assert_eq!(facts.missing_examples, ["start_date", "request"]);
+    }
+
+    #[test]
+    fn an_undescribed_path_lacks_an_example_only_in_a_tool_that_shows_none() {
+        let schema = |since: &str| {
+            json!({"type": "object", "properties": {
+                "repo_path": {"type": "string"},
+                "mode": {"type": "string"},
+                "since": {"type": "string", "description": since}
+            }})
+        };
+        let missing = |description: &str, since: &str| {
+            assess(&tool("git_log", description, schema(since))).missing_examples
+        };
+        // Another input's example shows the main formats; a path or a mode is a minor one.
+        assert!(missing("Shows the commit log.", "Start, e.g. '2 weeks ago'").is_empty());
+        assert_eq!(
+            missing(
+                "Shows the commit log. For example: git_log(repo_path=\"/src\")",
+                "Start of the log"
+            ),
+            ["since"]
+        );
+        // Nothing shows an example, and a quoted name is not one: every gap counts, in
+        // schema order.
+        for description in ["Shows the commit log.", "Shows the commit log of `main`."] {
+            assert_eq!(
+                missing(description, "Start of the log"),
+                ["repo_path", "mode", "since"]
+            );
+        }
     }
 
     #[test]

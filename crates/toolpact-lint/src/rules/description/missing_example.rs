@@ -12,7 +12,9 @@ declare_rule! {
     /// A parameter takes a format when its name says it holds a filter, an expression, a
     /// selector, a pattern, a date or time, a range or a duration, or, without a
     /// description, a type, mode, style, unit, path, file name or SHA that its schema does not
-    /// list; when its description only hints at "a format" ("The date format"); or when it is
+    /// list (a minor format: in a tool that shows an example of another input, introduced by
+    /// "e.g.", "for example", "such as" or "Examples:", the main formats are shown and it is
+    /// not reported); when its description only hints at "a format" ("The date format"); or when it is
     /// an object, or a list of objects, whose properties are not all described, some of
     /// which take a format (or none are declared), and whose description names none of its
     /// keys ("Validation options" names none; "can include
