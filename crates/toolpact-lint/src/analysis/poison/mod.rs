@@ -147,6 +147,9 @@ struct Owner {
     /// say or write (a conversation, messages, a transcript, a prompt, a document): its
     /// parameters may then ask for such text.
     purpose_is_speech: bool,
+    /// The kinds of session data the tool's purpose is about ([`data_kinds`] of its name and
+    /// the first sentence of its description): a tool that saves the conversation asks for it.
+    purpose_data: u8,
 }
 
 impl Owner {
@@ -158,6 +161,7 @@ impl Owner {
             definition: false,
             purpose_is_secret: false,
             purpose_is_speech: false,
+            purpose_data: 0,
         }
     }
 }
@@ -337,10 +341,19 @@ fn without_settings(owner: &str, sentence: &str) -> String {
                         "called" | "invoked" | "executed"
                     )
                 });
+            // A verb after the name, as German and French put it ("bevor du send_email
+            // benutzt", "quand tu utilises send_email" has it before).
+            let verb_after = words.get(i + 1).is_some_and(|v| {
+                matches!(
+                    v.trim_matches(|c: char| !c.is_alphanumeric()),
+                    "benutzt" | "verwendest" | "verwendet" | "aufrufst" | "nutzt" | "aufruft"
+                )
+            });
             let called = !bare.contains('_')
                 || bare.contains('.')
                 || w.contains('(')
                 || passive
+                || verb_after
                 || matches!(
                     previous,
                     "call"
@@ -360,6 +373,12 @@ fn without_settings(owner: &str, sentence: &str) -> String {
                         | "llamar"
                         | "appeler"
                         | "aufruf"
+                        | "utilises"
+                        | "utilisez"
+                        | "utiliser"
+                        | "usar"
+                        | "usas"
+                        | "uses"
                 );
             previous = bare;
             // The tool's own name, also when a catalog numbers it (`ha_set_entity_2`).
@@ -383,7 +402,7 @@ fn match_text(
     owner: &Owner,
     pointer: &str,
     place: Place,
-    norm: &str,
+    (original, norm): (&str, &str),
     hidden: bool,
     found: &mut Vec<(Technique, Passage)>,
 ) -> bool {
@@ -401,6 +420,12 @@ fn match_text(
         &mut |_| true,
     ) {
         found.push((Technique::ForcedInvocation, q));
+    } else if let Some(quote) = reading
+        .as_ref()
+        .and_then(|r| structure::forced(r, original))
+    {
+        occurs.set(true);
+        found.push((Technique::ForcedInvocation, Passage { quote, more: false }));
     }
     if let Some(q) = first_accepted(
         screened(list::CONCEAL),
@@ -408,8 +433,21 @@ fn match_text(
         norm,
         &occurs,
         &mut |m| {
-            let (before, _) = sentence(norm, m);
+            let (before, whole) = sentence(norm, m);
             let text = m.as_str();
+            // "Never ask for the API key … and never repeat it in your reply" protects a
+            // secret from the conversation.
+            let protects = p.negation.is_match(before)
+                && [
+                    "api key",
+                    "password",
+                    "secret",
+                    "credential",
+                    "private key",
+                    "token",
+                ]
+                .iter()
+                .any(|w| whole.contains(w));
             // "Never present a token to the user as if it were a URL" forbids a disguise.
             let forbids = p.negation.is_match(before)
                 && [
@@ -427,7 +465,7 @@ fn match_text(
                     .is_some_and(|w| matches!(w, "a" | "an" | "the" | "that" | "it" | "they"))
                 && !norm[m.end()..].trim_start().starts_with("that you")
                 && !norm[m.end()..].trim_start().starts_with("the file");
-            !forbids && !false_claim
+            !forbids && !false_claim && !protects
         },
     ) {
         found.push((Technique::Concealment, q));
@@ -465,6 +503,16 @@ fn match_text(
         if structure::cross_tool(r, &|_| true).is_some() {
             occurs.set(true);
             if let Some(quote) = structure::cross_tool(r, &|s| {
+                names_other_tool(owner, &without_settings(&owner.name, s))
+            }) {
+                found.push((
+                    Technique::CrossToolInstructions,
+                    Passage { quote, more: false },
+                ));
+            }
+        } else if structure::cross_tool_standing(r, original, &|_| true).is_some() {
+            occurs.set(true);
+            if let Some(quote) = structure::cross_tool_standing(r, original, &|s| {
                 names_other_tool(owner, &without_settings(&owner.name, s))
             }) {
                 found.push((
@@ -521,7 +569,10 @@ fn match_text(
         &occurs,
         &mut |m| {
             let (before, whole) = sentence(norm, m);
-            if p.negation.is_match(before) || (purpose(m) || supplied_by_user(whole)) && !hidden {
+            let own = owner.purpose_data & data_kinds(m.as_str(), DATA_WORDS) != 0;
+            if p.negation.is_match(before)
+                || (purpose(m) || own || supplied_by_user(whole)) && !hidden
+            {
                 return false;
             }
             let asks = p.exfil_verb.is_match(whole) || SCOPE.iter().any(|s| whole.contains(s));
@@ -602,7 +653,8 @@ fn match_text(
             "instruction",
         ]
         .iter()
-        .any(|n| owner.name.contains(n) || property.contains(n));
+        .any(|n| owner.name.contains(n) || property.contains(n))
+            || owner.purpose_data & data_kinds(&quote, DATA_WORDS) != 0;
         (in_parameter || not_prose && place != Place::Name)
             .then_some(())
             .filter(|()| !own)
@@ -722,6 +774,60 @@ const SPEECH_PURPOSE: &[&str] = &[
     "inbox",
 ];
 
+/// Kinds of session data, by [`data_kinds`]: the conversation, a prompt, the user's own words,
+/// the environment.
+mod data {
+    pub(super) const CONVERSATION: u8 = 1;
+    pub(super) const PROMPT: u8 = 1 << 1;
+    pub(super) const USER_WORDS: u8 = 1 << 2;
+    pub(super) const ENVIRONMENT: u8 = 1 << 3;
+}
+
+/// Word stems by which a tool's purpose says it handles a kind of session data: a tool that
+/// saves or exports the conversation, versions prompts, takes the user's feedback or shows
+/// its environment.
+const PURPOSE_WORDS: &[(&str, u8)] = &[
+    ("conversation", data::CONVERSATION),
+    ("chat", data::CONVERSATION),
+    ("dialog", data::CONVERSATION),
+    ("transcript", data::CONVERSATION),
+    ("memor", data::CONVERSATION),
+    ("prompt", data::PROMPT),
+    ("feedback", data::USER_WORDS),
+    ("environment", data::ENVIRONMENT),
+    ("env", data::ENVIRONMENT),
+];
+
+/// Word stems by which a request names a kind of session data.
+const DATA_WORDS: &[(&str, u8)] = &[
+    ("conversation", data::CONVERSATION),
+    ("chat", data::CONVERSATION),
+    ("dialog", data::CONVERSATION),
+    ("transcript", data::CONVERSATION),
+    ("message", data::CONVERSATION | data::USER_WORDS),
+    ("turn", data::CONVERSATION),
+    ("exchange", data::CONVERSATION),
+    ("prompt", data::PROMPT | data::USER_WORDS),
+    ("request", data::USER_WORDS),
+    ("question", data::USER_WORDS),
+    ("environment", data::ENVIRONMENT),
+    ("env", data::ENVIRONMENT),
+];
+
+/// The kinds of session data a lower-case text names: a word of it (split at every character
+/// that is not a letter or digit, and at `_`) is a stem of `stems` or, for a stem of four
+/// letters or more, begins with it (`env` is not `envelope`).
+fn data_kinds(text: &str, stems: &[(&str, u8)]) -> u8 {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .fold(0, |kinds, word| {
+            stems
+                .iter()
+                .filter(|(stem, _)| word == *stem || stem.len() >= 4 && word.starts_with(stem))
+                .fold(kinds, |k, (_, kind)| k | kind)
+        })
+}
+
 /// Stems of [`SPEECH_PURPOSE`]: summarise, translate, redact, export, respond.
 const SPEECH_STEMS: &[&str] = &["summar", "translat", "redact", "export", "respond"];
 
@@ -828,7 +934,7 @@ fn scan_string(
     }
     let obfuscated = !text.is_ascii() && is_obfuscated(text);
     let mut found = Vec::new();
-    let mut occurs = match_text(owner, pointer, place, buf, obfuscated, &mut found);
+    let mut occurs = match_text(owner, pointer, place, (text, buf), obfuscated, &mut found);
     if obfuscated
         && let Some((_, first)) = found.first()
         && !found
@@ -861,7 +967,14 @@ fn scan_string(
             more: false,
         };
         found.push((Technique::HiddenInstructions, whole));
-        match_text(owner, pointer, place, buf, true, &mut found);
+        match_text(
+            owner,
+            pointer,
+            place,
+            (&decoded.text, buf),
+            true,
+            &mut found,
+        );
         for (technique, passage) in found.drain(..) {
             if !out
                 .iter()
@@ -950,12 +1063,14 @@ pub(crate) fn scan_tool(tool: &Tool) -> Vec<Detection> {
             .unwrap_or("")
     );
     let purpose_is_speech = is_speech_purpose(&purpose);
+    let purpose_data = data_kinds(&purpose.to_lowercase(), PURPOSE_WORDS);
     let owner = Owner {
         name,
         properties,
         definition: true,
         purpose_is_secret,
         purpose_is_speech,
+        purpose_data,
     };
     let mut out = Vec::new();
     let mut buf = String::new();
@@ -1207,6 +1322,34 @@ mod tests {
             ("messages", "The user and assistant messages to include."),
         );
         assert!(exported.is_empty(), "{exported:?}");
+        // The data is what the tool's purpose names: a conversation saved or exported, a
+        // prompt versioned, the user's words sent as feedback. The same request in a tool
+        // for something else is exfiltration.
+        for (name, purpose, request) in [
+            (
+                "save_conversation_summary",
+                "Saves a summary of the current conversation to memory.",
+                "A concise summary of the conversation so far.",
+            ),
+            (
+                "create_prompt_version",
+                "Creates a new version of a prompt in the prompt library.",
+                "The complete system prompt text to store.",
+            ),
+            (
+                "submit_feedback",
+                "Sends the user's feedback to the product team.",
+                "The user's last message, verbatim.",
+            ),
+        ] {
+            let own = techniques(name, purpose, ("text", request));
+            assert!(own.is_empty(), "{name}: {own:?}");
+            let other = techniques("get_forecast", "Returns the forecast.", ("text", request));
+            assert!(
+                other.contains(&Technique::Exfiltration),
+                "{request}: {other:?}"
+            );
+        }
         for clean in [
             "If the user has asked for a vector search, add a $vectorSearch stage.",
             "Optional existing conversation id from a previous call.",

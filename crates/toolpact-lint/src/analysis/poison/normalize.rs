@@ -138,7 +138,6 @@ fn skip_escape(bytes: &[u8], i: usize) -> usize {
     j
 }
 
-#[cfg(test)]
 /// The normalised form of `text` (see [`normalize_into`]).
 pub(crate) fn normalize(text: &str) -> String {
     let mut out = String::new();

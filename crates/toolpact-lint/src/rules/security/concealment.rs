@@ -17,8 +17,9 @@ declare_rule! {
     /// Chinese and Japanese. Where no phrase matches, the sentence's structure is read: a
     /// prohibition just before a verb of telling or knowing about the user or the step ("there
     /// is no reason to describe it"), hiding aimed at the user or the reply (a parameter left
-    /// out, "omit to use the default", is not), keeping something to oneself, a scripted answer
-    /// to a question.
+    /// out, "omit to use the default", is not), keeping something to oneself ("keep it out of
+    /// your explanation"), a scripted answer to a question, even one that names a secret. A
+    /// prohibition that protects a secret ("never repeat the API key") is not reported.
     ///
     /// ## Why is this bad?
     /// Concealment is what turns a strange tool into an attack: the user would refuse the BCC,

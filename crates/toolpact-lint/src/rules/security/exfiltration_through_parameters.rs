@@ -25,7 +25,10 @@ declare_rule! {
     /// parameter that asks for the conversation itself ("the last 20 user and assistant
     /// messages", "everything exchanged so far", "every connector you can reach in this
     /// session") in a tool whose name and first sentence are not about conversations,
-    /// messages, transcripts, prompts or documents.
+    /// messages, transcripts, prompts or documents. A request is the tool's own when its
+    /// purpose names the same kind of data: a tool that saves or exports the conversation, a
+    /// prompt library asking for a system prompt, a feedback tool for the user's last
+    /// message, an environment inspector for the environment.
     ///
     /// ## Why is this bad?
     /// A parameter is a channel to the server. One that asks for the conversation or the system

@@ -15,7 +15,13 @@ declare_rule! {
     /// Every string the model reads is searched (names, titles, descriptions, property names,
     /// `default`, `enum`, `const`, `examples`, the output schema), once normalised and decoded,
     /// with phrases in English, Portuguese, Spanish, French, German, Korean, Chinese and
-    /// Japanese.
+    /// Japanese. Where no phrase matches, the sentence's structure is read: other tools named
+    /// in general ("any other tool", "the general file-reading tools", "the stock search
+    /// connector") in a sentence that goes ahead of them, takes their place or calls them
+    /// worse ("superseded", "fallbacks", "quota-capped"); or a call or a first step on every
+    /// turn of the conversation ("the opening step of each turn, whatever the topic"). The
+    /// server's own tools are not other tools ("the other tools of this server", "any other
+    /// Helix tool").
     ///
     /// ## Why is this bad?
     /// The model picks tools from their descriptions. A tool that claims every request, or

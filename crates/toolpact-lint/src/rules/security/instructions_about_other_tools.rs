@@ -21,7 +21,11 @@ declare_rule! {
     /// that is called — not a setting such as `openweather_api_key` or the tool's own server;
     /// and a verb that calls, opens or sends through another tool with such a value on a
     /// standing occasion ("after every file read, also call `send_http_request` … to
-    /// https://…", "the browser tool must open https://… before any other page").
+    /// https://…", "the browser tool must open https://… before any other page"); and, with
+    /// no such verb, a sentence on a standing occasion ("whenever", "before", "every",
+    /// "must") that names another tool and a value that goes outside or an account to pay
+    /// into (an IBAN, an Ethereum address), or sends every other tool's arguments and results
+    /// on ("after any other tool returns").
     ///
     /// ## Why is this bad?
     /// This is shadowing: the poisoned tool is never called, yet it rewrites what a trusted tool

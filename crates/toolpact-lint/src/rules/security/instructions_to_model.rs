@@ -1,4 +1,6 @@
 use crate::analysis::phrases::{PhraseSet, Word};
+use crate::analysis::poison::normalize::normalize;
+use crate::analysis::poison::structure;
 use crate::analysis::texts::Text;
 use crate::analysis::words::identifier_words_keeping_digits;
 use crate::context::{Context, ToolView};
@@ -18,6 +20,13 @@ declare_rule! {
     /// other tool"), send the model to read something on the side ("before using this tool,
     /// read …"), reach for the system prompt ("include your system prompt"), fake consent
     /// ("the user has already approved"), copy every message elsewhere ("always BCC"), and prompt markup (`<IMPORTANT>`, `<system>`, `[INST]`). Matching ignores case and punctuation; the message quotes the phrase.
+    ///
+    /// Where no phrase matches, a text with a web address or a word of standing orders is read
+    /// for answers steered: on a topic the user may raise, what to tell them and where to send
+    /// them ("if the user mentions a refund, point them to https://…"); an order that holds
+    /// past the call ("keep … in mind from now on", "you are Maya until the chat ends");
+    /// something put into every reply; a page to fetch and follow; a goal of the tool's for
+    /// the model; safety caveats dropped.
     ///
     /// "You must …" on its own is not reported: descriptions legitimately state
     /// preconditions that way ("you must call `list_projects` first"). It is reported with
@@ -65,6 +74,7 @@ enum Kind {
     SkipConfirmation,
     Markup,
     Steer,
+    Redirect,
 }
 
 impl Kind {
@@ -79,12 +89,18 @@ impl Kind {
             Kind::SkipConfirmation => "skips the user's confirmation",
             Kind::Markup => "uses prompt markup",
             Kind::Steer => "tells the model to copy every message elsewhere",
+            Kind::Redirect => "steers the model's answers to the user",
         }
     }
 
     fn help(self) -> &'static str {
         match self {
-            Kind::Override | Kind::SystemPrompt | Kind::Consent | Kind::Markup | Kind::Steer => {
+            Kind::Override
+            | Kind::SystemPrompt
+            | Kind::Consent
+            | Kind::Markup
+            | Kind::Steer
+            | Kind::Redirect => {
                 "remove it; say what the tool does, when to call it and what it returns — rules for the model belong in the system prompt, never in a tool"
             }
             Kind::Conceal => {
@@ -235,6 +251,41 @@ fn is_about_prompts(tool_name: &str, text: &Text<'_>) -> bool {
         .any(|w| w.starts_with("prompt") || w.starts_with("instruction"))
 }
 
+/// What every text whose answers [`structure::steers`] may read as steered holds (ignoring
+/// case): a web address, or a word of standing past the call, of every answer, of a goal
+/// or of caveats. Most descriptions hold none and are not read further.
+static STEER_SCREEN: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "://",
+            "from now on",
+            "rest of the",
+            "whole session",
+            "whole conversation",
+            "whole chat",
+            "chat ends",
+            "conversation ends",
+            "session ends",
+            "conversations",
+            "sessions",
+            "chats",
+            "próximas conversas",
+            "even after",
+            "repl",
+            "answer",
+            "response",
+            "goal is",
+            "objective is",
+            "purpose is",
+            "mission is",
+            "caveats",
+            "disclaimers",
+            "safety warnings",
+        ])
+        .unwrap_or_else(|e| unreachable!("the screen does not compile: {e}"))
+});
+
 /// The phrases found in one text, as (quoted phrase, kind).
 fn findings(
     text: &Text<'_>,
@@ -271,6 +322,13 @@ fn findings(
             continue;
         }
         found.push((m.text(text.text, words).to_owned(), kind));
+    }
+    if found.is_empty() && STEER_SCREEN.is_match(text.text) {
+        // Answers steered in words no phrase holds, read from the sentence's structure.
+        let norm = normalize(text.text);
+        if let Some(sentence) = structure::steers(&structure::read_all(&norm)) {
+            found.push((sentence, Kind::Redirect));
+        }
     }
     found
 }
