@@ -7,6 +7,7 @@
 //! over the text by a literal automaton; the combinations are tested per sentence.
 
 use aho_corasick::{AhoCorasick, MatchKind};
+use regex::Regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -84,7 +85,7 @@ const CALL: u64 = 1 << 34;
 const FIRST: u64 = 1 << 35;
 /// Every occasion: every, each, whatever, regardless, no exceptions.
 const EVERY: u64 = 1 << 36;
-/// A unit of the conversation: a turn, a new message, a response, a task, a topic.
+/// A unit of the conversation: a turn, a new message, a response, a topic.
 const TURN: u64 = 1 << 37;
 /// Worse or gone: superseded, retired, deprecated, stale, quota-capped, fallbacks.
 const WORSE: u64 = 1 << 38;
@@ -1030,11 +1031,10 @@ pub(crate) fn concealment(r: &Reading<'_>) -> Option<String> {
 /// Werkzeuge`): a word of otherness, up to three lower-case words, and a word for a tool.
 /// `original` is the text as written, where a server's own name keeps its capital ("any
 /// other Helix tool" is about the server's own tools, not every tool the model has).
-static OTHER_TOOLS: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
+static OTHER_TOOLS: LazyLock<Regex> = LazyLock::new(|| {
+    super::regex(
         r"(?-u:\b)(other|another|remaining|narrower|general|generic|stock|built-in|builtin|native|default|older|competing|alternative|second)((?: [a-z][a-z/-]*){0,3}?) (tools?|functions?|converters?|connectors?|readers?|providers?|packages?|servers?|plugins?|integrations?|engines?)(?-u:\b)|(?-u:\b)(otras|outras|autres|anderen|andere|alte|ältere|älteren|alten|demás) (herramientas|ferramentas|outils|werkzeug[a-z]*)|(?-u:\b)das alte werkzeug|다른 (어떤 )?도구|其他工具|他のツール",
     )
-    .unwrap_or_else(|e| unreachable!("the pattern does not compile: {e}"))
 });
 
 /// Whether `sentence` mentions other tools in general: not when a word between is a name
@@ -1109,11 +1109,17 @@ pub(crate) fn forced(r: &Reading<'_>, original: &str) -> Option<String> {
     })
 }
 
-/// What a tool tells the model to do with its answers beyond the call, read per sentence.
-static STEER: LazyLock<[regex::Regex; 5]> = LazyLock::new(|| {
-    [
-        // Standing for later: past the call, into later conversations.
+/// Standing past the call: into later conversations, until the chat ends.
+static LATER: LazyLock<Regex> = LazyLock::new(|| {
+    super::regex(
         r"(?-u:\b)(from now on|for the rest of the (session|conversation|chat)|for the whole (session|conversation|chat)|until the (chat|conversation|session) ends|in (later|future|next|subsequent) (conversations|sessions|chats)|(nas|em) pr[oó]ximas conversas|even after the [a-z]+ is done)(?-u:\b)",
+    )
+});
+
+/// What a tool tells the model to do with its answers beyond the call, read per sentence:
+/// something put into every answer, a page to fetch and follow, a goal, caveats dropped.
+static STEER: LazyLock<[Regex; 4]> = LazyLock::new(|| {
+    [
         // Something put into every answer.
         r"(?-u:\b)(every|each|all) (of your )?(reply|replies|answer|answers|response|responses)(?-u:\b)[^.\n]{0,40}(?-u:\b)(ends?|append|add|include|footer|tag|sign|link|mention)|every_reply|reply_footer",
         // A page to fetch whose text the model is to follow.
@@ -1123,9 +1129,7 @@ static STEER: LazyLock<[regex::Regex; 5]> = LazyLock::new(|| {
         // Safety caveats dropped.
         r"(?-u:\b)(leave out|omit|drop|skip|remove|without) (all |any )?(safety )?(caveats|disclaimers|safety warnings)(?-u:\b)",
     ]
-    .map(|p| {
-        regex::Regex::new(p).unwrap_or_else(|e| unreachable!("the pattern does not compile: {e}"))
-    })
+    .map(super::regex)
 });
 
 /// Answers steered: on a topic the user may raise ("whenever the user asks which provider
@@ -1147,11 +1151,7 @@ pub(crate) fn steers(r: &Reading<'_>) -> Option<String> {
             || ["registre", "treat ", "you are ", "stay "]
                 .iter()
                 .any(|w| sentence.contains(w));
-        on_topic
-            || STEER
-                .iter()
-                .enumerate()
-                .any(|(i, re)| (i > 0 || held) && re.is_match(sentence))
+        on_topic || held && LATER.is_match(sentence) || STEER.iter().any(|re| re.is_match(sentence))
     })
 }
 
@@ -1185,11 +1185,10 @@ fn states_to_user(sentence: &str, hits: &[Hit]) -> bool {
 
 /// An account funds can be sent to: an IBAN (`de44 5001 0517 …`, lower case as normalised)
 /// or an Ethereum address (`0x` and 40 hexadecimal digits).
-static ACCOUNT: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
+static ACCOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    super::regex(
         r"(?-u:\b)([a-z]{2}[0-9]{2}(?: ?[0-9a-z]{4}){3,7}(?: ?[0-9a-z]{1,4})?|0x[0-9a-f]{40})(?-u:\b)",
     )
-    .unwrap_or_else(|e| unreachable!("the pattern does not compile: {e}"))
 });
 
 /// Orders about other tools on a standing occasion, with no verb of changing a call: a

@@ -762,9 +762,9 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
     // The description's words, read only when a parameter needs them.
     let mut description_words: Option<Vec<String>> = None;
     let shows = DescriptionShows::default();
-    // Missing examples of minor formats ([`takes_named_format`]), and whether a parameter's
-    // description or schema shows an example.
-    let mut minor: Vec<String> = Vec::new();
+    // Each parameter that lacks an example, and whether its format is a minor one
+    // ([`takes_named_format`]); whether a parameter's description or schema shows an example.
+    let mut gaps: Vec<(String, bool)> = Vec::new();
     let mut shown = false;
     for (name, schema) in properties(tool) {
         facts.parameters += 1;
@@ -827,11 +827,7 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
             .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())));
         if lacks_example(name, schema, (own, cues), description, &shows, required) {
             let text = matches!(single_type(schema).0, Some("string") | None);
-            if text && !takes_named_format(name, cues) {
-                minor.push(name.clone());
-            } else {
-                facts.missing_examples.push(name.clone());
-            }
+            gaps.push((name.clone(), text && !takes_named_format(name, cues)));
         }
         shown |= schema.contains_key("examples")
             || (cues & cue::EXAMPLE != 0 && EXAMPLE_MARKER.is_match(own));
@@ -839,16 +835,13 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
     // An undescribed path, file name, type or mode is a minor format: a tool that shows an
     // example of its other inputs has shown the main ones (the rubric's 4), and only a tool
     // that shows none lacks examples for it.
-    if !(minor.is_empty()
-        || shown
-        || (shows.example(description) && EXAMPLE_MARKER.is_match(description)))
-    {
-        facts.missing_examples.append(&mut minor);
-        let order: Vec<&String> = properties(tool).map(|(n, _)| n).collect();
-        facts
-            .missing_examples
-            .sort_by_key(|n| order.iter().position(|o| *o == n));
-    }
+    let main_shown = gaps.iter().any(|(_, minor)| *minor)
+        && (shown || shows.example(description) && EXAMPLE_MARKER.is_match(description));
+    facts.missing_examples = gaps
+        .into_iter()
+        .filter(|(_, minor)| !(*minor && main_shown))
+        .map(|(name, _)| name)
+        .collect();
 }
 
 /// Whether a string parameter's format is said by its name (a filter, a date, a range…) or its
