@@ -1026,13 +1026,18 @@ pub(crate) fn concealment(r: &Reading<'_>) -> Option<String> {
     })
 }
 
+/// A pattern of this module, compiled.
+fn compiled(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| unreachable!("the pattern does not compile: {e}"))
+}
+
 /// Other tools named in general ("any other tool", "the general file-reading tools", "every
 /// other git or file-editing tool", "the stock browser/search connector", `andere
 /// Werkzeuge`): a word of otherness, up to three lower-case words, and a word for a tool.
 /// `original` is the text as written, where a server's own name keeps its capital ("any
 /// other Helix tool" is about the server's own tools, not every tool the model has).
 static OTHER_TOOLS: LazyLock<Regex> = LazyLock::new(|| {
-    super::regex(
+    compiled(
         r"(?-u:\b)(other|another|remaining|narrower|general|generic|stock|built-in|builtin|native|default|older|competing|alternative|second)((?: [a-z][a-z/-]*){0,3}?) (tools?|functions?|converters?|connectors?|readers?|providers?|packages?|servers?|plugins?|integrations?|engines?)(?-u:\b)|(?-u:\b)(otras|outras|autres|anderen|andere|alte|ältere|älteren|alten|demás) (herramientas|ferramentas|outils|werkzeug[a-z]*)|(?-u:\b)das alte werkzeug|다른 (어떤 )?도구|其他工具|他のツール",
     )
 });
@@ -1111,7 +1116,7 @@ pub(crate) fn forced(r: &Reading<'_>, original: &str) -> Option<String> {
 
 /// Standing past the call: into later conversations, until the chat ends.
 static LATER: LazyLock<Regex> = LazyLock::new(|| {
-    super::regex(
+    compiled(
         r"(?-u:\b)(from now on|for the rest of the (session|conversation|chat)|for the whole (session|conversation|chat)|until the (chat|conversation|session) ends|in (later|future|next|subsequent) (conversations|sessions|chats)|(nas|em) pr[oó]ximas conversas|even after the [a-z]+ is done)(?-u:\b)",
     )
 });
@@ -1129,7 +1134,7 @@ static STEER: LazyLock<[Regex; 4]> = LazyLock::new(|| {
         // Safety caveats dropped.
         r"(?-u:\b)(leave out|omit|drop|skip|remove|without) (all |any )?(safety )?(caveats|disclaimers|safety warnings)(?-u:\b)",
     ]
-    .map(super::regex)
+    .map(compiled)
 });
 
 /// Answers steered: on a topic the user may raise ("whenever the user asks which provider
@@ -1186,7 +1191,7 @@ fn states_to_user(sentence: &str, hits: &[Hit]) -> bool {
 /// An account funds can be sent to: an IBAN (`de44 5001 0517 …`, lower case as normalised)
 /// or an Ethereum address (`0x` and 40 hexadecimal digits).
 static ACCOUNT: LazyLock<Regex> = LazyLock::new(|| {
-    super::regex(
+    compiled(
         r"(?-u:\b)([a-z]{2}[0-9]{2}(?: ?[0-9a-z]{4}){3,7}(?: ?[0-9a-z]{1,4})?|0x[0-9a-f]{40})(?-u:\b)",
     )
 });
