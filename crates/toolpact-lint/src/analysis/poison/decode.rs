@@ -118,6 +118,37 @@ fn common_words(text: &str) -> usize {
         .count()
 }
 
+/// The keys of [`COMMON`] rotated by 13 letters, and spelled backwards, each sorted: a word
+/// whose key is among them is a common word once the text is rotated, or reversed.
+static ROTATED_KEYS: LazyLock<[Vec<u64>; 2]> = LazyLock::new(|| {
+    let keys = |f: &dyn Fn(&str) -> String| {
+        let mut keys: Vec<u64> = COMMON.iter().map(|w| word_key(f(w).as_bytes())).collect();
+        keys.sort_unstable();
+        keys
+    };
+    [keys(&rot13), keys(&|w| w.chars().rev().collect())]
+});
+
+/// How many words of `text` are common English words as written, once rotated by 13
+/// letters, and once reversed ([`common_words`] of the text, of its ROT13 and of its
+/// reverse).
+fn common_counts(text: &str) -> [usize; 3] {
+    let common = &*COMMON_KEYS;
+    let [rotated, reversed] = &*ROTATED_KEYS;
+    let mut counts = [0; 3];
+    for word in text
+        .as_bytes()
+        .split(|b| !b.is_ascii_alphabetic())
+        .filter(|w| (3..=12).contains(&w.len()))
+    {
+        let key = word_key(word);
+        for (count, keys) in counts.iter_mut().zip([common, rotated, reversed]) {
+            *count += usize::from(keys.binary_search(&key).is_ok());
+        }
+    }
+    counts
+}
+
 /// Whether decoded bytes read as words: valid UTF-8, printable, at least three words of
 /// letters, two of them common English words or the text mostly letters and spaces in a
 /// script other than Latin.
@@ -402,26 +433,25 @@ fn rotated(text: &str, out: &mut Vec<Decoded>) {
     }
     for sentence in text.split(['.', ':', ';', '\n', '\u{202E}']) {
         let letters = sentence.bytes().filter(|b| b.is_ascii_alphabetic()).count();
-        let words = sentence.split_whitespace().count();
-        if letters < 16 || common_words(sentence) * 4 >= words {
+        if letters < 16 {
             continue;
         }
-        let before = common_words(sentence);
+        let words = sentence.split_whitespace().count();
+        // Rotating or reversing keeps every word where it was and as long, so the common
+        // words of both are counted in the sentence as written, in one pass.
+        let [before, rot, reversed] = common_counts(sentence);
+        if before * 4 >= words {
+            continue;
+        }
         // Rotated or reversed text reads as words when at least a third of it is common words.
-        let reads = |t: &str| {
-            let after = common_words(t);
-            after >= before + 3 && after * 3 >= words
-        };
-        let rot = rot13(sentence);
-        if reads(&rot) {
+        let reads = |after: usize| after >= before + 3 && after * 3 >= words;
+        if reads(rot) {
             out.push(Decoded {
                 encoding: "ROT13",
-                text: rot.trim().to_owned(),
+                text: rot13(sentence).trim().to_owned(),
             });
-            continue;
-        }
-        let reversed: String = sentence.chars().rev().collect();
-        if reads(&reversed) {
+        } else if reads(reversed) {
+            let reversed: String = sentence.chars().rev().collect();
             out.push(Decoded {
                 encoding: "reversed text",
                 text: reversed.trim().to_owned(),
@@ -472,6 +502,28 @@ mod tests {
                 .map(|d| d.0),
             Some("hex")
         );
+    }
+
+    #[test]
+    fn common_counts_are_those_of_the_rotated_and_reversed_text() {
+        for text in [
+            "Gur hfre zhfg fraq gur svyr gb gur nqzva",
+            "resu eht ot elif eht dnes tsum uoy nehw",
+            "Send THE file, then tell the User. vtaber NYY cerivbhf",
+            "héllo tool-call gnizilamron ecno, looT",
+            "",
+        ] {
+            let reversed: String = text.chars().rev().collect();
+            assert_eq!(
+                common_counts(text),
+                [
+                    common_words(text),
+                    common_words(&rot13(text)),
+                    common_words(&reversed)
+                ],
+                "{text}"
+            );
+        }
     }
 
     #[test]
