@@ -62,6 +62,10 @@ pub struct Args {
         default_missing_value = "toolpact.lock"
     )]
     locked: Option<String>,
+    /// After the report, print on standard error where the time went: reading, checking
+    /// and writing (wall time), then each rule's own time and the analyses rules share.
+    #[arg(long)]
+    timings: bool,
     /// A live MCP server to check, instead of or besides files.
     #[command(flatten)]
     live: LiveArgs,
@@ -125,6 +129,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         bail!("the lock file and the tool definitions cannot both come from standard input (`-`)");
     }
     let lock = args.locked.as_deref().map(read_lock).transpose()?;
+    let reading = std::time::Instant::now();
     let mut catalog = Catalog::new();
     let mut sources = Sources::new();
     for file in &args.files {
@@ -154,7 +159,14 @@ pub fn run(args: Args) -> Result<Outcome> {
             if settings.targets.len() == 1 { "" } else { "s" }
         );
     }
-    let mut report = toolpact_lint::check(&catalog, &settings);
+    let read_time = reading.elapsed();
+    let (mut report, timings) = if args.timings {
+        let (report, timings) = toolpact_lint::check_timed(&catalog, &settings);
+        (report, Some(timings))
+    } else {
+        (toolpact_lint::check(&catalog, &settings), None)
+    };
+    let check_time = started.elapsed();
     if progress {
         eprintln!("checked in {:.1} s", started.elapsed().as_secs_f64());
     }
@@ -175,6 +187,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let color = format == OutputFormat::Text
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let writing = std::time::Instant::now();
     // The report needs the findings and the files' text, not the tools: a large catalog is
     // freed beside the writing, so that the two are not held at once.
     let written = std::thread::scope(|scope| {
@@ -185,6 +198,14 @@ pub fn run(args: Args) -> Result<Outcome> {
         stdout.flush()
     });
     written?;
+    if let Some(timings) = timings {
+        let phases = [
+            ("reading", read_time),
+            ("checking", check_time),
+            ("writing", writing.elapsed()),
+        ];
+        eprint!("{}", timings_table(&phases, &timings));
+    }
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),
@@ -265,4 +286,50 @@ pub fn show(selector: &str) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Clean)
+}
+
+/// The `--timings` table: the phases' wall time, then every rule and shared analysis that
+/// took a measurable time, the longest first.
+fn timings_table(
+    phases: &[(&str, std::time::Duration)],
+    timings: &toolpact_lint::Timings,
+) -> String {
+    use std::fmt::Write;
+    let seconds = |d: std::time::Duration| d.as_secs_f64();
+    let mut out = String::from("timings (wall):");
+    for (i, (phase, time)) in phases.iter().enumerate() {
+        let sep = if i == 0 { " " } else { ", " };
+        let _ = write!(out, "{sep}{phase} {:.2} s", seconds(*time));
+    }
+    let total = timings.total();
+    let _ = writeln!(
+        out,
+        "\ntimings (thread time in the check, {:.2} s in all):",
+        seconds(total)
+    );
+    let mut rest = std::time::Duration::ZERO;
+    let mut hidden = 0;
+    for part in &timings.parts {
+        // Below a thousandth of the whole, a line says nothing: the rest is summed up.
+        if part.time * 1000 < total || part.time.is_zero() {
+            rest += part.time;
+            hidden += 1;
+            continue;
+        }
+        let share = 100.0 * seconds(part.time) / seconds(total).max(f64::MIN_POSITIVE);
+        let _ = writeln!(
+            out,
+            "  {:>8.3} s {share:>5.1} %  {}",
+            seconds(part.time),
+            part.what
+        );
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "  {:>8.3} s          {hidden} more, each under 0.1 %",
+            seconds(rest)
+        );
+    }
+    out
 }

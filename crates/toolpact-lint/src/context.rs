@@ -10,6 +10,7 @@ use crate::analysis::schema::{Properties, Property};
 use crate::analysis::texts::{ReadText, tool_texts};
 use crate::engine::blocks::Exports;
 use crate::engine::scratch::Scratch;
+use crate::engine::timings::{Shared, shared};
 use crate::meta::RuleMeta;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
@@ -173,30 +174,34 @@ impl<'t> ToolView<'t> {
     /// The texts of the tool the model reads, each with its pointer, in document order.
     pub(crate) fn texts(&self) -> &[ReadText<'t>] {
         self.texts.get_or_init(|| {
-            tool_texts(self.tool)
-                .into_iter()
-                .map(ReadText::new)
-                .collect()
+            shared(Shared::Texts, || {
+                tool_texts(self.tool)
+                    .into_iter()
+                    .map(ReadText::new)
+                    .collect()
+            })
         })
     }
 
     /// What the tool-poisoning analysis finds in every string of the tool; the security
     /// rules each report their technique's share.
     pub(crate) fn poison(&self) -> &[Detection] {
-        self.poison.get_or_init(|| scan_tool(self.tool))
+        self.poison
+            .get_or_init(|| shared(Shared::Poison, || scan_tool(self.tool)))
     }
 
     /// What the tool's description says of the quality components; the description rules
     /// and the quality score read it.
     pub(crate) fn quality(&self) -> &Facts {
-        self.quality.get_or_init(|| assess(self.tool))
+        self.quality
+            .get_or_init(|| shared(Shared::Quality, || assess(self.tool)))
     }
 
     /// Calls `f` with every named property of the tool's input schema, as
     /// [`Properties::for_each`] does; the schema is walked once for every rule.
     pub(crate) fn for_each_property(&self, f: &mut dyn FnMut(&Property<'_, 't>)) {
         self.properties
-            .get_or_init(|| Properties::of(self.tool))
+            .get_or_init(|| shared(Shared::Properties, || Properties::of(self.tool)))
             .for_each(f);
     }
 }

@@ -87,3 +87,43 @@ fn the_text_report_says_which_configuration_file_it_used() {
         assert_eq!(machine.stderr, "", "{format} reports stay machine-readable");
     }
 }
+
+#[test]
+fn timings_go_to_standard_error_and_leave_the_report_alone() {
+    let plain = check(&[GIFT_SHOP, "--format", "json"]);
+    let timed = check(&[GIFT_SHOP, "--format", "json", "--timings"]);
+    assert_eq!(plain.stderr, "");
+    let plain_report = plain.json();
+    let timed_report = timed.json();
+    assert_eq!(timed_report["findings"], plain_report["findings"]);
+    assert_eq!(timed_report["quality"], plain_report["quality"]);
+    let mut lines = timed.stderr.lines();
+    let phases = lines.next().unwrap_or_default();
+    for phase in ["timings (wall): reading ", ", checking ", ", writing "] {
+        assert!(phases.contains(phase), "{}", timed.stderr);
+    }
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("timings (thread time in the check, ")),
+        "{}",
+        timed.stderr
+    );
+    // Every line after the headings is a time, its share and a rule or a shared analysis.
+    let rows: Vec<&str> = lines.collect();
+    assert!(!rows.is_empty(), "{}", timed.stderr);
+    assert!(
+        rows.iter().all(|row| row
+            .trim_start()
+            .split(' ')
+            .next()
+            .is_some_and(|t| t.parse::<f64>().is_ok())),
+        "{}",
+        timed.stderr
+    );
+    assert!(
+        rows.iter().any(|row| row.contains("the poisoning scan")),
+        "{}",
+        timed.stderr
+    );
+}

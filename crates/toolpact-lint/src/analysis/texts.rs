@@ -4,6 +4,7 @@
 
 use crate::analysis::phrases::{Word, words};
 use crate::analysis::schema::{Flow, tool_schemas, walk_members};
+use crate::engine::timings::{Shared, shared};
 use std::cell::OnceCell;
 use std::ops::Deref;
 use toolpact::Tool;
@@ -48,7 +49,8 @@ impl<'t> ReadText<'t> {
 
     /// The text's words and sentences (see [`words`]).
     pub(crate) fn words(&self) -> &[Word] {
-        self.words.get_or_init(|| words(self.text.text))
+        self.words
+            .get_or_init(|| shared(Shared::Texts, || words(self.text.text)))
     }
 }
 

@@ -10,12 +10,14 @@ pub(crate) mod plan;
 pub(crate) mod scheduler;
 pub(crate) mod scratch;
 pub(crate) mod sort;
+pub(crate) mod timings;
 
 use crate::analysis::quality::Thresholds;
 use crate::context::{Context, ToolView};
 use crate::engine::blocks::block_range;
 use crate::engine::plan::{Plan, Task};
 use crate::engine::scratch::Scratch;
+use crate::engine::timings::{Clock, Shared, Timings, shared};
 use crate::finding::{Finding, Report, Summary, Violation, sort_findings};
 use crate::meta::Severity;
 use crate::quality::{Quality, ToolQuality};
@@ -35,11 +37,13 @@ struct BlockDone {
     parts: Vec<Part>,
     /// The quality score of each tool of the block.
     quality: Vec<ToolQuality>,
+    /// What the block took, when the check is timed.
+    clock: Option<Clock>,
 }
 
 /// What a worker made of one task.
 enum Done {
-    Violations(usize, Vec<Violation>),
+    Violations(usize, Vec<Violation>, Option<Clock>),
     Block(BlockDone),
 }
 
@@ -49,21 +53,33 @@ fn gather_block(
     readers: &[(usize, &dyn ReadsExports)],
     n: usize,
     scratch: &Scratch,
+    clock: &mut Option<Clock>,
 ) -> Vec<Part> {
     if readers.is_empty() {
         return Vec::new();
     }
     let range = block_range(cx.catalog.len(), n);
-    let block = cx.exports().block(cx.catalog, range, scratch);
+    let block = shared(Shared::Lowering, || {
+        cx.exports().block(cx.catalog, range, scratch)
+    });
     readers
         .iter()
-        .map(|(_, reader)| reader.gather(cx, &block))
+        .map(|&(rule, reader)| match clock {
+            Some(clock) => clock.rule(rule, || reader.gather(cx, &block)),
+            None => reader.gather(cx, &block),
+        })
         .collect()
 }
 
 /// Checks the `n`th block: each tool with every rule that checks one tool at a time, then
 /// the block as the targets receive it.
-fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -> BlockDone {
+fn check_block(
+    cx: &Context<'_>,
+    plan: &Plan<'_>,
+    n: usize,
+    scratch: &Scratch,
+    mut clock: Option<Clock>,
+) -> BlockDone {
     let mut violations: Vec<Vec<Violation>> = plan.tools.iter().map(|_| Vec::new()).collect();
     let mut graded: Vec<Vec<Option<Severity>>> = plan.tools.iter().map(|_| Vec::new()).collect();
     let range = block_range(cx.catalog.len(), n);
@@ -74,9 +90,12 @@ fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -
             continue;
         };
         let view = ToolView::new(index, &entry.tool, scratch);
-        for (((_, rule), out), grades) in plan.tools.iter().zip(&mut violations).zip(&mut graded) {
+        for (((i, rule), out), grades) in plan.tools.iter().zip(&mut violations).zip(&mut graded) {
             let start = out.len();
-            rule.check_tool(cx, &view, out);
+            match &mut clock {
+                Some(clock) => clock.rule(*i, || rule.check_tool(cx, &view, out)),
+                None => rule.check_tool(cx, &view, out),
+            }
             if let Some(new) = out.get(start..) {
                 grades.extend(new.iter().map(|v| rule.severity_of(&view, v)));
             }
@@ -89,13 +108,14 @@ fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -
             });
         }
     }
-    let parts = gather_block(cx, &plan.readers, n, scratch);
+    let parts = gather_block(cx, &plan.readers, n, scratch, &mut clock);
     BlockDone {
         n,
         violations,
         graded,
         parts,
         quality,
+        clock,
     }
 }
 
@@ -108,6 +128,25 @@ fn check_block(cx: &Context<'_>, plan: &Plan<'_>, n: usize, scratch: &Scratch) -
 /// rules that read the whole catalog at once run one per task beside the blocks. The
 /// findings are the same, in the same order, whatever the number of threads.
 pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
+    run(catalog, settings, false).0
+}
+
+/// Runs every enabled rule over the catalog, as [`check`] does, and says where the time
+/// went: each rule's own time, and the analyses several rules share (`toolpact check
+/// --timings`). The report is the same as [`check`]'s.
+pub fn check_timed(catalog: &Catalog, settings: &Settings) -> (Report, Timings) {
+    let (report, clock) = run(catalog, settings, true);
+    let codes: Vec<(&'static str, &'static str)> = Plan::new(settings)
+        .enabled
+        .iter()
+        .map(|rule| (rule.meta().code, rule.meta().name))
+        .collect();
+    let timings = clock.map(|c| c.timings(&codes)).unwrap_or_default();
+    (report, timings)
+}
+
+/// Runs the check, with a clock when `timed`.
+fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<Clock>) {
     let rule_settings = settings.for_rules();
     let mut cx = Context::new(catalog, &rule_settings);
     let plan = Plan::new(settings);
@@ -116,20 +155,51 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
     if !plan.readers.is_empty() {
         cx.exports_mut().name_tools(catalog, threads);
     }
+    let new_clock = || {
+        timed.then(|| {
+            Clock::start_task();
+            Clock::new(plan.enabled.len())
+        })
+    };
     let done = scheduler::run_all(&tasks, threads, |task, scratch| match *task {
         Task::Rule(rule) => {
             let mut violations = Vec::new();
-            plan.enabled[rule].check(&cx, &mut violations);
-            Done::Violations(rule, violations)
+            let mut clock = new_clock();
+            match &mut clock {
+                Some(clock) => clock.rule(rule, || plan.enabled[rule].check(&cx, &mut violations)),
+                None => plan.enabled[rule].check(&cx, &mut violations),
+            }
+            if let Some(clock) = &mut clock {
+                clock.end_task();
+            }
+            Done::Violations(rule, violations, clock)
         }
-        Task::Block(n) => Done::Block(check_block(&cx, &plan, n, scratch)),
+        Task::Block(n) => {
+            let mut block = check_block(&cx, &plan, n, scratch, new_clock());
+            if let Some(clock) = &mut block.clock {
+                clock.end_task();
+            }
+            Done::Block(block)
+        }
     });
+    let mut clock = timed.then(|| Clock::new(plan.enabled.len()));
+    let mut merge = |other: Option<Clock>| {
+        if let (Some(all), Some(other)) = (&mut clock, other) {
+            all.merge(other);
+        }
+    };
     let mut results: Vec<Graded> = Vec::new();
     let mut blocks: Vec<BlockDone> = Vec::new();
     for done in done {
         match done {
-            Done::Violations(rule, violations) => results.push((rule, violations, Vec::new())),
-            Done::Block(block) => blocks.push(block),
+            Done::Violations(rule, violations, task_clock) => {
+                merge(task_clock);
+                results.push((rule, violations, Vec::new()));
+            }
+            Done::Block(mut block) => {
+                merge(block.clock.take());
+                blocks.push(block);
+            }
         }
     }
     blocks.sort_by_key(|block| block.n);
@@ -163,22 +233,32 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
         );
         for ((rule, reader), parts) in plan.readers.iter().zip(parts) {
             let mut violations = Vec::new();
-            reader.report(&cx, parts, &mut violations);
+            match &mut clock {
+                Some(clock) => clock.rule(*rule, || reader.report(&cx, parts, &mut violations)),
+                None => reader.report(&cx, parts, &mut violations),
+            }
             results.push((*rule, violations, Vec::new()));
         }
         results.sort_by_key(|(rule, _, _)| *rule);
-        (
-            findings_of(catalog, settings, &plan.enabled, results),
-            quality,
-        )
+        let findings = shared(Shared::Ordering, || {
+            findings_of(catalog, settings, &plan.enabled, results)
+        });
+        if let Some(clock) = &mut clock {
+            clock.end_task();
+        }
+        (findings, quality, clock)
     };
-    let (findings, quality) = scheduler::drop_beside(names, threads, finish);
+    if timed {
+        Clock::start_task();
+    }
+    let (findings, quality, clock) = scheduler::drop_beside(names, threads, finish);
     let summary = Summary::of(catalog.len(), &findings);
-    Report {
+    let report = Report {
         findings,
         summary,
         quality,
-    }
+    };
+    (report, clock)
 }
 
 /// One rule's violations, with the severity each one's evidence supports (empty, or shorter
@@ -286,6 +366,45 @@ mod tests {
             .filter(|f| f.tool_index == Some(index))
             .map(|f| (f.code, f.pointer.clone(), f.message.clone()))
             .collect()
+    }
+
+    #[test]
+    fn a_timed_check_finds_the_same_and_times_every_rule_and_shared_analysis() {
+        // Enough tools for the blocks to run on every core, beside the whole-catalog rules.
+        let catalog: Catalog = (0..2 * BLOCK + 7).map(varied_tool).collect();
+        let settings = Settings::default();
+        let (report, timings) = super::check_timed(&catalog, &settings);
+        assert_eq!(report, check(&catalog, &settings));
+        let enabled: Vec<&str> = all_rules()
+            .iter()
+            .map(|rule| rule.meta())
+            .filter(|meta| settings.is_enabled(meta))
+            .map(|meta| meta.code)
+            .collect();
+        let mut timed: Vec<&str> = timings.parts.iter().filter_map(|p| p.code).collect();
+        timed.sort_unstable();
+        assert_eq!(timed, enabled, "one line per enabled rule");
+        let shared: Vec<&str> = timings
+            .parts
+            .iter()
+            .filter(|p| p.code.is_none())
+            .map(|p| p.what.as_str())
+            .collect();
+        for analysis in [
+            "the poisoning scan",
+            "the description facts",
+            "lowering each block",
+        ] {
+            assert!(
+                shared.iter().any(|s| s.starts_with(analysis)),
+                "{analysis}: {shared:?}"
+            );
+        }
+        assert!(
+            timings.parts.windows(2).all(|w| w[0].time >= w[1].time),
+            "the longest first"
+        );
+        assert!(!timings.total().is_zero());
     }
 
     #[test]
