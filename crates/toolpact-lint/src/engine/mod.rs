@@ -64,10 +64,7 @@ fn gather_block(
     });
     readers
         .iter()
-        .map(|&(rule, reader)| match clock {
-            Some(clock) => clock.rule(rule, || reader.gather(cx, &block)),
-            None => reader.gather(cx, &block),
-        })
+        .map(|&(rule, reader)| Clock::charge(clock, rule, || reader.gather(cx, &block)))
         .collect()
 }
 
@@ -92,10 +89,7 @@ fn check_block(
         let view = ToolView::new(index, &entry.tool, scratch);
         for (((i, rule), out), grades) in plan.tools.iter().zip(&mut violations).zip(&mut graded) {
             let start = out.len();
-            match &mut clock {
-                Some(clock) => clock.rule(*i, || rule.check_tool(cx, &view, out)),
-                None => rule.check_tool(cx, &view, out),
-            }
+            Clock::charge(&mut clock, *i, || rule.check_tool(cx, &view, out));
             if let Some(new) = out.get(start..) {
                 grades.extend(new.iter().map(|v| rule.severity_of(&view, v)));
             }
@@ -165,10 +159,9 @@ fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<C
         Task::Rule(rule) => {
             let mut violations = Vec::new();
             let mut clock = new_clock();
-            match &mut clock {
-                Some(clock) => clock.rule(rule, || plan.enabled[rule].check(&cx, &mut violations)),
-                None => plan.enabled[rule].check(&cx, &mut violations),
-            }
+            Clock::charge(&mut clock, rule, || {
+                plan.enabled[rule].check(&cx, &mut violations);
+            });
             if let Some(clock) = &mut clock {
                 clock.end_task();
             }
@@ -233,10 +226,9 @@ fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<C
         );
         for ((rule, reader), parts) in plan.readers.iter().zip(parts) {
             let mut violations = Vec::new();
-            match &mut clock {
-                Some(clock) => clock.rule(*rule, || reader.report(&cx, parts, &mut violations)),
-                None => reader.report(&cx, parts, &mut violations),
-            }
+            Clock::charge(&mut clock, *rule, || {
+                reader.report(&cx, parts, &mut violations);
+            });
             results.push((*rule, violations, Vec::new()));
         }
         results.sort_by_key(|(rule, _, _)| *rule);
