@@ -304,7 +304,7 @@ fn timings_table(
     let total = timings.total();
     let _ = writeln!(
         out,
-        "\ntimings (thread time in the check, {:.2} s in all):",
+        "\ntimings (time in each part of the check, summed over threads; {:.2} s measured):",
         seconds(total)
     );
     let mut rest = std::time::Duration::ZERO;

@@ -123,17 +123,17 @@ impl<'a> Context<'a> {
 
     /// The tools' names as written.
     pub(crate) fn exact_names(&self) -> &Set<&'a str> {
-        self.names.exact(self.catalog)
+        shared(Shared::Names, || self.names.exact(self.catalog))
     }
 
     /// The tools' names lowercased, with how many tools have each.
     pub(crate) fn lowercase_names(&self) -> &HashMap<String, usize, foldhash::fast::RandomState> {
-        self.names.lowercase(self.catalog)
+        shared(Shared::Names, || self.names.lowercase(self.catalog))
     }
 
     /// The tools' lowercased names that a text can write as one word (`send_email`).
     pub(crate) fn single_word_names(&self) -> &Set<String> {
-        self.names.single_words(self.catalog)
+        shared(Shared::Names, || self.names.single_words(self.catalog))
     }
 }
 

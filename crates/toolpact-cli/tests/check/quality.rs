@@ -93,6 +93,7 @@ fn timings_go_to_standard_error_and_leave_the_report_alone() {
     let plain = check(&[GIFT_SHOP, "--format", "json"]);
     let timed = check(&[GIFT_SHOP, "--format", "json", "--timings"]);
     assert_eq!(plain.stderr, "");
+    assert_eq!(timed.stdout, plain.stdout, "the same report, byte for byte");
     let plain_report = plain.json();
     let timed_report = timed.json();
     assert_eq!(timed_report["findings"], plain_report["findings"]);
@@ -105,7 +106,7 @@ fn timings_go_to_standard_error_and_leave_the_report_alone() {
     assert!(
         lines
             .next()
-            .is_some_and(|l| l.starts_with("timings (thread time in the check, ")),
+            .is_some_and(|l| l.starts_with("timings (time in each part of the check, ")),
         "{}",
         timed.stderr
     );

@@ -149,14 +149,10 @@ fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<C
     if !plan.readers.is_empty() {
         cx.exports_mut().name_tools(catalog, threads);
     }
-    let new_clock = || {
-        timed.then(|| {
-            Clock::start_task();
-            Clock::new(plan.enabled.len())
-        })
-    };
+    let new_clock = || timed.then(|| Clock::new(plan.enabled.len()));
     let done = scheduler::run_all(&tasks, threads, |task, scratch| match *task {
         Task::Rule(rule) => {
+            let _timing = timed.then(Clock::start_task);
             let mut violations = Vec::new();
             let mut clock = new_clock();
             Clock::charge(&mut clock, rule, || {
@@ -168,6 +164,7 @@ fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<C
             Done::Violations(rule, violations, clock)
         }
         Task::Block(n) => {
+            let _timing = timed.then(Clock::start_task);
             let mut block = check_block(&cx, &plan, n, scratch, new_clock());
             if let Some(clock) = &mut block.clock {
                 clock.end_task();
@@ -240,10 +237,9 @@ fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<C
         }
         (findings, quality, clock)
     };
-    if timed {
-        Clock::start_task();
-    }
+    let timing = timed.then(Clock::start_task);
     let (findings, quality, clock) = scheduler::drop_beside(names, threads, finish);
+    drop(timing);
     let summary = Summary::of(catalog.len(), &findings);
     let report = Report {
         findings,
@@ -362,8 +358,8 @@ mod tests {
 
     #[test]
     fn a_timed_check_finds_the_same_and_times_every_rule_and_shared_analysis() {
-        // Enough tools for the blocks to run on every core, beside the whole-catalog rules.
-        let catalog: Catalog = (0..2 * BLOCK + 7).map(varied_tool).collect();
+        // Enough tools to be checked on every core, beside the whole-catalog rules.
+        let catalog: Catalog = (0..40 * BLOCK + 7).map(varied_tool).collect();
         let settings = Settings::default();
         let (report, timings) = super::check_timed(&catalog, &settings);
         assert_eq!(report, check(&catalog, &settings));

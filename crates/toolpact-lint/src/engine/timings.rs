@@ -1,13 +1,19 @@
 //! Where a check spends its time, when asked ([`check_timed`](crate::check_timed)): each
 //! rule's own time, and apart from it the analyses the rules share (the texts of a tool,
-//! the poisoning scan, the description facts), which the first rule to ask would otherwise
-//! be charged with, and the lowering of each block for the targets.
+//! the poisoning scan, the description facts, the catalog's names), which the first rule to
+//! ask would otherwise be charged with, and the lowering of each block for the targets.
 //!
-//! Times are thread times: the clock's time from start to end of each piece of work on the
-//! thread that did it. On several cores they add up to more than the check's wall time; on a
-//! machine busy with other work they include the time a thread waited for a core. The first
-//! use of a rule's patterns compiles them, and is charged to it: on small catalogs that can
-//! be most of a rule's time.
+//! A time is the clock's time from the start to the end of a piece of work on the thread
+//! that did it, not CPU time:
+//! - on several cores the times add up to more than the check's wall time;
+//! - on a machine busy with other work they include the time a thread waited for a core;
+//! - a rule that splits its work over threads of its own (TP208) is charged the time its
+//!   task waited for them, not theirs added up;
+//! - the first use of a rule's patterns compiles them and is charged to the rule: on small
+//!   catalogs that can be most of its time.
+//!
+//! Not measured: naming the tools for the targets before the blocks, grading each finding,
+//! the quality scores and the summary, all small.
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -27,6 +33,9 @@ pub(crate) enum Shared {
     Lowering,
     /// The findings of every rule gathered, graded and sorted.
     Ordering,
+    /// The catalog's tool names, as written, lowercased and as single words, for the rules
+    /// that look for tools named in a text.
+    Names,
 }
 
 impl Shared {
@@ -37,6 +46,7 @@ impl Shared {
         Shared::Quality,
         Shared::Lowering,
         Shared::Ordering,
+        Shared::Names,
     ];
 
     /// What the analysis is, for the timings table.
@@ -44,16 +54,17 @@ impl Shared {
         match self {
             Shared::Texts => "reading each tool's texts and words",
             Shared::Properties => "listing each tool's properties",
-            Shared::Poison => "the poisoning scan (TP506–TP511)",
-            Shared::Quality => "the description facts (TP103, TP113–TP116, quality score)",
+            Shared::Poison => "the poisoning scan (the security rules' techniques)",
+            Shared::Quality => "the description facts (the quality score, the description rules)",
             Shared::Lowering => "lowering each block for the targets",
             Shared::Ordering => "gathering and sorting the findings",
+            Shared::Names => "the catalog's tool names",
         }
     }
 }
 
 /// How many kinds of [`Shared`] work there are.
-const KINDS: usize = 6;
+const KINDS: usize = 7;
 
 thread_local! {
     /// Whether this thread is timing a check.
@@ -90,6 +101,15 @@ fn shared_total() -> u64 {
     SPENT.with(|spent| spent.get().iter().sum())
 }
 
+/// Turns this thread's timing off when dropped.
+pub(crate) struct TaskGuard;
+
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        ON.with(|on| on.set(false));
+    }
+}
+
 /// The clock of one check: what each worker measured, gathered when it ends.
 #[derive(Debug, Default)]
 pub(crate) struct Clock {
@@ -109,9 +129,13 @@ impl Clock {
     }
 
     /// Starts timing this thread's shared analyses, from zero, for one task of the check.
-    pub(crate) fn start_task() {
+    /// Timing stops at [`Clock::end_task`], or when the guard is dropped (a task that
+    /// panicked leaves no timing on behind it).
+    #[must_use]
+    pub(crate) fn start_task() -> TaskGuard {
         ON.with(|on| on.set(true));
         SPENT.with(|spent| spent.set([0; KINDS]));
+        TaskGuard
     }
 
     /// Stops timing this thread and adds what the task spent in shared analyses.
@@ -182,7 +206,8 @@ impl Clock {
     }
 }
 
-/// One line of the timings: a rule's own time, or a shared analysis's.
+/// One line of the timings: a rule's own time, or a shared analysis's (clock time on the
+/// threads that did it, see [`Timings`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Timing {
@@ -190,13 +215,14 @@ pub struct Timing {
     pub what: String,
     /// The rule's code; `None` for a shared analysis.
     pub code: Option<&'static str>,
-    /// Thread time.
+    /// Clock time, summed over the threads that did the work.
     pub time: Duration,
 }
 
 /// Where a check spent its time, the longest first: every enabled rule's own time, and each
-/// analysis that several rules share. Thread times: on several cores they add up to more than
-/// the check's wall time.
+/// analysis that several rules share. Each is the clock's time of its work summed over the
+/// threads that did it (not CPU time): on several cores they add up to more than the check's
+/// wall time, and on a busy machine they include time spent waiting for a core.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Timings {
@@ -205,8 +231,64 @@ pub struct Timings {
 }
 
 impl Timings {
-    /// All the thread time measured.
+    /// All the time measured.
     pub fn total(&self) -> Duration {
         self.parts.iter().map(|p| p.time).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Clock, ON, SPENT, Shared, shared};
+    use std::cell::Cell;
+    use std::time::Duration;
+
+    #[test]
+    fn a_rule_is_not_charged_with_the_shared_work_it_asks_for() {
+        let timing = Clock::start_task();
+        let mut clock = Clock::new(2);
+        clock.rule(1, || {
+            shared(Shared::Poison, || {
+                std::thread::sleep(Duration::from_millis(200))
+            });
+        });
+        clock.end_task();
+        drop(timing);
+        let timings = clock.timings(&[("TP000", "idle"), ("TP001", "asks")]);
+        let time_of = |what: &str| {
+            timings
+                .parts
+                .iter()
+                .find(|p| p.what.starts_with(what))
+                .map(|p| p.time)
+        };
+        assert!(time_of("the poisoning scan") >= Some(Duration::from_millis(200)));
+        assert!(
+            time_of("TP001 asks") < Some(Duration::from_millis(100)),
+            "{timings:?}"
+        );
+        assert_eq!(time_of("TP000 idle"), Some(Duration::ZERO));
+        assert_eq!(
+            time_of("the description facts"),
+            None,
+            "nothing spent, no line"
+        );
+    }
+
+    #[test]
+    fn timing_stops_with_the_task_and_when_a_task_panics() {
+        let mut clock = Clock::new(0);
+        let timing = Clock::start_task();
+        clock.end_task();
+        drop(timing);
+        shared(Shared::Texts, || ());
+        assert!(!ON.with(Cell::get));
+        assert_eq!(SPENT.with(Cell::get), [0; super::KINDS]);
+        let panicked = std::panic::catch_unwind(|| {
+            let _timing = Clock::start_task();
+            panic!("a rule failed");
+        });
+        assert!(panicked.is_err());
+        assert!(!ON.with(Cell::get), "the guard turned timing off");
     }
 }
