@@ -129,18 +129,12 @@ pub fn check(catalog: &Catalog, settings: &Settings) -> Report {
 /// went: each rule's own time, and the analyses several rules share (`toolpact check
 /// --timings`). The report is the same as [`check`]'s.
 pub fn check_timed(catalog: &Catalog, settings: &Settings) -> (Report, Timings) {
-    let (report, clock) = run(catalog, settings, true);
-    let codes: Vec<(&'static str, &'static str)> = Plan::new(settings)
-        .enabled
-        .iter()
-        .map(|rule| (rule.meta().code, rule.meta().name))
-        .collect();
-    let timings = clock.map(|c| c.timings(&codes)).unwrap_or_default();
-    (report, timings)
+    let (report, timings) = run(catalog, settings, true);
+    (report, timings.unwrap_or_default())
 }
 
 /// Runs the check, with a clock when `timed`.
-fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<Clock>) {
+fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<Timings>) {
     let rule_settings = settings.for_rules();
     let mut cx = Context::new(catalog, &rule_settings);
     let plan = Plan::new(settings);
@@ -246,7 +240,12 @@ fn run(catalog: &Catalog, settings: &Settings, timed: bool) -> (Report, Option<C
         summary,
         quality,
     };
-    (report, clock)
+    let codes: Vec<(&'static str, &'static str)> = plan
+        .enabled
+        .iter()
+        .map(|rule| (rule.meta().code, rule.meta().name))
+        .collect();
+    (report, clock.map(|clock| clock.timings(&codes)))
 }
 
 /// One rule's violations, with the severity each one's evidence supports (empty, or shorter
