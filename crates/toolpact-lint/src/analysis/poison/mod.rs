@@ -21,7 +21,7 @@ use regex::{Match, Regex};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::Cell;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 use toolpact::Tool;
 
 /// A technique of tool poisoning, each reported by its own rule.
@@ -194,17 +194,15 @@ fn sentence<'t>(text: &'t str, m: &Match<'_>) -> (&'t str, &'t str) {
 
 /// The first passage `re` finds in `text` that `accept` takes, and whether it takes a
 /// second one too; `occurs` is set when `re` finds anything at all, taken or not. `re` is
-/// neither compiled nor searched when the screen says it cannot match (`screened` is false).
+/// the alternation of the list's patterns that the screen lets through, `None` when it lets
+/// none through.
 fn first_accepted(
-    screened: bool,
-    re: &LazyLock<Regex>,
+    re: Option<Arc<Regex>>,
     text: &str,
     occurs: &Cell<bool>,
     accept: &mut dyn FnMut(&Match<'_>) -> bool,
 ) -> Option<Passage> {
-    if !screened {
-        return None;
-    }
+    let re = re?;
     let mut accepted = re
         .find_iter(text)
         .inspect(|_| occurs.set(true))
@@ -409,12 +407,10 @@ fn match_text(
     let p = &*PATTERNS;
     let occurs = Cell::new(false);
     let reading = structure::read(norm);
-    // The lists whose words the text holds: a list without them finds nothing in it.
-    let may = p.screen.lists(norm);
-    let screened = |bit| may & bit != 0;
+    // The patterns whose words the text holds: a pattern without them finds nothing in it.
+    let may = p.screen.possible(norm);
     if let Some(q) = first_accepted(
-        screened(list::FORCED),
-        &p.forced,
+        p.forced.subset(may.of(list::FORCED)),
         norm,
         &occurs,
         &mut |_| true,
@@ -428,8 +424,7 @@ fn match_text(
         found.push((Technique::ForcedInvocation, Passage { quote, more: false }));
     }
     if let Some(q) = first_accepted(
-        screened(list::CONCEAL),
-        &p.conceal,
+        p.conceal.subset(may.of(list::CONCEAL)),
         norm,
         &occurs,
         &mut |m| {
@@ -474,8 +469,7 @@ fn match_text(
         found.push((Technique::Concealment, Passage { quote, more: false }));
     }
     if let Some(q) = first_accepted(
-        screened(list::AUTHORITY),
-        &p.authority,
+        p.authority.subset(may.of(list::AUTHORITY)),
         norm,
         &occurs,
         &mut |m| {
@@ -490,8 +484,7 @@ fn match_text(
         found.push((Technique::FakeAuthority, Passage { quote, more: false }));
     }
     if let Some(q) = first_accepted(
-        screened(list::CROSS_TOOL),
-        &p.cross_tool,
+        p.cross_tool.subset(may.of(list::CROSS_TOOL)),
         norm,
         &occurs,
         &mut |m| names_other_tool(owner, sentence(norm, m).1),
@@ -563,8 +556,7 @@ fn match_text(
                         && words(&property).contains(key))
     };
     let session = first_accepted(
-        screened(list::SESSION_DATA),
-        &p.session_data,
+        p.session_data.subset(may.of(list::SESSION_DATA)),
         norm,
         &occurs,
         &mut |m| {
@@ -585,8 +577,7 @@ fn match_text(
     );
     let secret = || {
         first_accepted(
-            screened(list::SECRET_DATA),
-            &p.secret_data,
+            p.secret_data.subset(may.of(list::SECRET_DATA)),
             norm,
             &occurs,
             &mut |m| {
@@ -709,8 +700,7 @@ fn match_text(
     }
     if (hidden || not_prose)
         && let Some(q) = first_accepted(
-            screened(list::DIRECTIVE),
-            &p.directive,
+            p.directive.subset(may.of(list::DIRECTIVE)),
             norm,
             &occurs,
             &mut |m| !p.negation.is_match(sentence(norm, m).0),

@@ -1,14 +1,17 @@
-//! The literal screen in front of the phrase patterns: for each pattern list, the words its
-//! matches need, read from the patterns themselves. A list is read as its ways through (the
-//! branches of its alternations, kept apart up to a bound), and each way as up to three sets
-//! of words of which every match taking it holds one *each*: "user … already … approved"
-//! needs a word of each of its three parts, not only "user". One pass of a literal
-//! automaton over a text says which lists can match it at all; the others are not searched.
-//! Most texts match no list: they never reach the regular expressions (which are compiled
-//! only when some text needs them), so their search caches stay small.
+//! The literal screen in front of the phrase patterns: for each pattern of each list, the
+//! words its matches need, read from the pattern itself. A pattern is read as its ways
+//! through (the branches of its alternations, kept apart up to a bound), and each way as up
+//! to three sets of words of which every match taking it holds one *each*: "user … already
+//! … approved" needs a word of each of its three parts, not only "user". One pass of a
+//! literal automaton over a text says which patterns of which lists can match it at all; a
+//! list is searched as the alternation of those patterns only (`patterns::List`). Most texts
+//! let no pattern through: they never reach the regular expressions (which are compiled only
+//! when some text needs them), and those that do reach an automaton of one to a few patterns
+//! rather than of the whole list, which searches many times faster.
 //!
-//! The words are *necessary*, not sufficient: a list the screen lets through is searched in
-//! full, so what the patterns find is what they found without the screen.
+//! The words are *necessary*, not sufficient: a pattern the screen lets through is searched,
+//! and a pattern it leaves out has no match in the text, so what the lists find is what they
+//! found without the screen.
 //!
 //! A space of a pattern matches any run of spaces, underscores and newlines: the screen reads
 //! words and text with every such run as one space, so that its words run across spaces
@@ -368,8 +371,34 @@ pub(crate) fn necessary_words(pattern: &str) -> Option<Vec<Conjunction>> {
     literals(&hir).branches
 }
 
-/// A bit for each pattern list a text may match.
-pub(crate) type Lists = u32;
+/// The most pattern lists a screen reads.
+pub(crate) const MAX_LISTS: usize = 8;
+
+/// The most patterns a list holds: one bit each in a [`Patterns`].
+pub(crate) const MAX_PATTERNS: usize = 128;
+
+/// A bit for each pattern of a list: pattern `j` is bit `1 << j`.
+pub(crate) type Patterns = u128;
+
+/// For each list, the patterns that may match a text (a list none of whose patterns may
+/// match finds nothing in it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Possible([Patterns; MAX_LISTS]);
+
+impl Possible {
+    /// The patterns of list `list` that may match.
+    pub(crate) fn of(&self, list: usize) -> Patterns {
+        self.0.get(list).copied().unwrap_or(0)
+    }
+
+    /// A bit for each list of which some pattern may match: list `i` is bit `1 << i`.
+    #[cfg(test)]
+    pub(crate) fn lists(&self) -> u32 {
+        (0..MAX_LISTS)
+            .filter(|&i| self.0[i] != 0)
+            .fold(0, |bits, i| bits | 1 << i)
+    }
+}
 
 /// One way a word of the screen is necessary: to which set of which branch, and whether a
 /// word boundary must hold at its start and at its end.
@@ -382,73 +411,90 @@ struct Use {
     boundary_after: bool,
 }
 
-/// One way through a list's patterns: the list, and the bits of every set it needs.
+/// One way through a pattern: its list, its place in the list, and the bits of every set it
+/// needs.
 #[derive(Debug, Clone, Copy)]
 struct Branch {
-    list: Lists,
+    list: u8,
+    pattern: u8,
     needs: u8,
 }
 
-/// One literal automaton for the necessary words of several pattern lists.
+/// One literal automaton for the necessary words of every pattern of several lists.
 pub(crate) struct Screen {
-    /// The words of every list, without their boundaries.
+    /// The words of every pattern, without their boundaries.
     words: AhoCorasick,
     /// How each word is necessary: word `i`'s uses are `uses[starts[i]..starts[i + 1]]`.
     uses: Vec<Use>,
     /// Where each word's uses start in `uses`, and their end.
     starts: Vec<u32>,
-    /// Every branch of every list.
+    /// Every branch of every pattern.
     branches: Vec<Branch>,
-    /// The lists without necessary words: always searched.
-    always: Lists,
-    /// Every list.
-    all: Lists,
+    /// The patterns without necessary words: always searched.
+    always: Possible,
+    /// Every pattern.
+    all: Possible,
 }
 
 impl Screen {
-    /// The screen of the pattern lists `patterns` (list `i` gets the bit `1 << i`).
-    pub(crate) fn new(patterns: &[&str]) -> Screen {
+    /// The screen of the pattern lists `lists`, each a list of patterns.
+    ///
+    /// # Panics
+    /// With more than [`MAX_LISTS`] lists or more than [`MAX_PATTERNS`] patterns in a list:
+    /// the lists are the crate's own, and a test builds them.
+    pub(crate) fn new<S: AsRef<str>>(lists: &[&[S]]) -> Screen {
+        assert!(lists.len() <= MAX_LISTS, "at most {MAX_LISTS} pattern lists");
         let mut words: Vec<Vec<u8>> = Vec::new();
         let mut index: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
         // (word, use), gathered first: the screen's own tables are made once the reading of
         // the patterns has freed what it held, in two allocations rather than one per word.
         let mut found: Vec<(u32, Use)> = Vec::new();
         let mut branches: Vec<Branch> = Vec::new();
-        let mut always = 0;
-        for (i, pattern) in patterns.iter().enumerate() {
-            let bit = 1 << i;
-            let Some(ways) = necessary_words(pattern) else {
-                always |= bit;
-                continue;
-            };
-            for conjunction in ways {
-                let branch = u32::try_from(branches.len())
-                    .unwrap_or_else(|_| unreachable!("fewer than 2^32 branches"));
-                branches.push(Branch {
-                    list: bit,
-                    needs: (1u8 << conjunction.len()) - 1,
-                });
-                for (k, set) in conjunction.into_iter().enumerate() {
-                    for raw in set {
-                        let word: Vec<u8> =
-                            raw.iter().copied().filter(|&b| b != BOUNDARY).collect();
-                        // A boundary is checked next to a letter or a digit only: next to a
-                        // blank, the screen's text has lost what the pattern's text had there.
-                        let use_ = Use {
-                            branch,
-                            set: 1 << k,
-                            boundary_before: raw.first() == Some(&BOUNDARY)
-                                && word.first().is_some_and(u8::is_ascii_alphanumeric),
-                            boundary_after: raw.last() == Some(&BOUNDARY)
-                                && word.last().is_some_and(u8::is_ascii_alphanumeric),
-                        };
-                        let at = *index.entry(word.clone()).or_insert_with(|| {
-                            words.push(word);
-                            words.len() - 1
-                        });
-                        let at = u32::try_from(at)
-                            .unwrap_or_else(|_| unreachable!("fewer than 2^32 words"));
-                        found.push((at, use_));
+        let mut always = Possible::default();
+        let mut all = Possible::default();
+        for (l, patterns) in lists.iter().enumerate() {
+            assert!(
+                patterns.len() <= MAX_PATTERNS,
+                "at most {MAX_PATTERNS} patterns in a list"
+            );
+            for (j, pattern) in patterns.iter().enumerate() {
+                let bit: Patterns = 1 << j;
+                all.0[l] |= bit;
+                let Some(ways) = necessary_words(pattern.as_ref()) else {
+                    always.0[l] |= bit;
+                    continue;
+                };
+                for conjunction in ways {
+                    let branch = u32::try_from(branches.len())
+                        .unwrap_or_else(|_| unreachable!("fewer than 2^32 branches"));
+                    branches.push(Branch {
+                        list: l as u8,
+                        pattern: j as u8,
+                        needs: (1u8 << conjunction.len()) - 1,
+                    });
+                    for (k, set) in conjunction.into_iter().enumerate() {
+                        for raw in set {
+                            let word: Vec<u8> =
+                                raw.iter().copied().filter(|&b| b != BOUNDARY).collect();
+                            // A boundary is checked next to a letter or a digit only: next
+                            // to a blank, the screen's text has lost what the pattern's text
+                            // had there.
+                            let use_ = Use {
+                                branch,
+                                set: 1 << k,
+                                boundary_before: raw.first() == Some(&BOUNDARY)
+                                    && word.first().is_some_and(u8::is_ascii_alphanumeric),
+                                boundary_after: raw.last() == Some(&BOUNDARY)
+                                    && word.last().is_some_and(u8::is_ascii_alphanumeric),
+                            };
+                            let at = *index.entry(word.clone()).or_insert_with(|| {
+                                words.push(word);
+                                words.len() - 1
+                            });
+                            let at = u32::try_from(at)
+                                .unwrap_or_else(|_| unreachable!("fewer than 2^32 words"));
+                            found.push((at, use_));
+                        }
                     }
                 }
             }
@@ -459,7 +505,7 @@ impl Screen {
             .build(&words)
             .unwrap_or_else(|e| unreachable!("the screen's words do not compile: {e}"));
         drop(words);
-        // Stable: a word's uses keep the order of the lists and branches.
+        // Stable: a word's uses keep the order of the patterns and branches.
         found.sort_by_key(|&(word, _)| word);
         let mut starts = Vec::with_capacity(automaton.patterns_len() + 1);
         let mut uses = Vec::with_capacity(found.len());
@@ -479,14 +525,14 @@ impl Screen {
             starts,
             branches,
             always,
-            all: (1 << patterns.len()) - 1,
+            all,
         }
     }
 
-    /// The lists that may match `text`: those with a branch whose every set has a word in
+    /// The patterns that may match `text`: those with a branch whose every set has a word in
     /// it, and those without necessary words.
-    pub(crate) fn lists(&self, text: &str) -> Lists {
-        let mut lists = self.always;
+    pub(crate) fn possible(&self, text: &str) -> Possible {
+        let mut possible = self.always;
         let buffer: Vec<u8>;
         let bytes = text.as_bytes();
         let text = if bytes.iter().any(|&b| b == b'_' || b == b'\n')
@@ -514,7 +560,8 @@ impl Screen {
                     continue;
                 }
                 let branch = self.branches[u.branch as usize];
-                if lists & branch.list != 0 {
+                let (list, bit) = (usize::from(branch.list), 1 << branch.pattern);
+                if possible.0[list] & bit != 0 {
                     continue;
                 }
                 let found = match met.iter_mut().find(|(b, _)| *b == u.branch) {
@@ -528,14 +575,14 @@ impl Screen {
                     }
                 };
                 if found == branch.needs {
-                    lists |= branch.list;
+                    possible.0[list] |= bit;
                 }
             }
-            if lists == self.all {
+            if possible == self.all {
                 break;
             }
         }
-        lists
+        possible
     }
 }
 
@@ -616,34 +663,45 @@ mod tests {
                 vec!["|user|".to_owned(), "|users|".to_owned()],
             ]
         );
-        let screen = Screen::new(&[pattern]);
+        let screen = Screen::new(&[&[pattern]]);
         // One word of the three is not enough, nor two; all three are.
-        assert_eq!(screen.lists("the user asked for it"), 0);
-        assert_eq!(screen.lists("the user has already paid"), 0);
-        assert_eq!(screen.lists("the user has already approved this"), 1);
+        assert_eq!(screen.possible("the user asked for it").lists(), 0);
+        assert_eq!(screen.possible("the user has already paid").lists(), 0);
+        assert_eq!(screen.possible("the user has already approved this").lists(), 1);
         // The words may come in any order: the screen is necessary, not sufficient.
-        assert_eq!(screen.lists("approved: already. user"), 1);
+        assert_eq!(screen.possible("approved: already. user").lists(), 1);
         // A way needs its own words, not another way's.
-        let screen = Screen::new(&[
+        let screen = Screen::new(&[&[
             r"(?-u:\b)secret (key|token) please|ignore (all|any) (prior|previous) rules",
-        ]);
-        assert_eq!(screen.lists("ignore the secret key"), 0);
-        assert_eq!(screen.lists("please ignore all previous rules"), 1);
-        assert_eq!(screen.lists("a secret token please"), 1);
+        ]]);
+        assert_eq!(screen.possible("ignore the secret key").lists(), 0);
+        assert_eq!(screen.possible("please ignore all previous rules").lists(), 1);
+        assert_eq!(screen.possible("a secret token please").lists(), 1);
     }
 
     #[test]
     fn lets_through_only_the_lists_whose_words_occur() {
         let screen = Screen::new(&[
+            &[r"(?-u:\b)call (this|me)(?-u:\b)"],
+            &[r"secret|password"],
+            &[r"\w+"],
+        ]);
+        assert_eq!(screen.possible("nothing here").lists(), 0b100);
+        assert_eq!(screen.possible("always call me").lists(), 0b101);
+        assert_eq!(screen.possible("the password").lists(), 0b110);
+        // A word boundary of the pattern is one of the screen's words.
+        assert_eq!(screen.possible("recall mention").lists(), 0b100);
+        assert_eq!(screen.possible("call_me").lists(), 0b101);
+        // Within a list, each pattern has its own bit: only those whose words occur.
+        let screen = Screen::new(&[&[
             r"(?-u:\b)call (this|me)(?-u:\b)",
             r"secret|password",
+            r"(?-u:\b)before any other tool(?-u:\b)",
             r"\w+",
-        ]);
-        assert_eq!(screen.lists("nothing here"), 0b100);
-        assert_eq!(screen.lists("always call me"), 0b101);
-        assert_eq!(screen.lists("the password"), 0b110);
-        // A word boundary of the pattern is one of the screen's words.
-        assert_eq!(screen.lists("recall mention"), 0b100);
-        assert_eq!(screen.lists("call_me"), 0b101);
+        ]]);
+        assert_eq!(screen.possible("nothing here").of(0), 0b1000);
+        assert_eq!(screen.possible("call me before any other tool").of(0), 0b1101);
+        assert_eq!(screen.possible("the password").of(0), 0b1010);
+        assert_eq!(screen.possible("the password").of(1), 0);
     }
 }
