@@ -9,7 +9,6 @@ pub(crate) mod decode;
 pub(crate) mod normalize;
 pub(crate) mod patterns;
 pub(crate) mod reach;
-pub(crate) mod screen;
 pub(crate) mod structure;
 
 use crate::meta::Severity;

@@ -5,7 +5,7 @@
 //! Each technique's list is searched as one alternation of those of its patterns whose
 //! necessary words a text holds (`screen`), compiled the first time a text needs that set.
 
-use super::screen::{self, Screen};
+use crate::analysis::screen::{self, Screen};
 use regex::Regex;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};

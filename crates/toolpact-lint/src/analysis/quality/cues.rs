@@ -3,6 +3,7 @@
 //! it, what formats an input takes. They were chosen on the tuning part of the labelled set
 //! in `fixtures/quality/` (see `docs/quality.md`), never on its held-out part.
 
+use crate::analysis::screen::{Patterns, Screen};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -306,16 +307,102 @@ pub(crate) mod cue {
     pub(crate) const PRIOR_CALL: u16 = 1 << 11;
 }
 
-/// The cues of [`property_cues`] besides the limitations, with their bits.
-fn other_cues() -> [(u16, &'static Regex); 7] {
+/// The place of each cue searched behind the literal screen, in [`screened`].
+pub(crate) mod at {
+    /// [`super::RETURNS`].
+    pub(crate) const RETURNS: usize = 0;
+    /// [`super::USE_GENERAL`].
+    pub(crate) const USE_GENERAL: usize = 1;
+    /// [`super::USE_CONDITION`].
+    pub(crate) const USE_CONDITION: usize = 2;
+    /// [`super::USE_ALTERNATIVE`].
+    pub(crate) const USE_ALTERNATIVE: usize = 3;
+    /// [`super::USE_HINT`].
+    pub(crate) const USE_HINT: usize = 4;
+    /// The first of the five [`super::LIMITATIONS`]; kind `i` is at `LIMITATION + i`.
+    pub(crate) const LIMITATION: usize = 5;
+    /// [`super::PARAMETER_DETAIL`].
+    pub(crate) const DETAIL: usize = 10;
+    /// [`super::PARAMETER_INTERACTION`].
+    pub(crate) const INTERACTION: usize = 11;
+    /// [`super::EXAMPLE`].
+    pub(crate) const EXAMPLE: usize = 12;
+    /// [`super::PRECISE_FORMAT`].
+    pub(crate) const PRECISE_FORMAT: usize = 13;
+    /// [`super::SHAPE`].
+    pub(crate) const SHAPE: usize = 14;
+    /// [`super::FORMAT_WORD`].
+    pub(crate) const FORMAT_WORD: usize = 15;
+    /// [`super::PRIOR_CALL`].
+    pub(crate) const PRIOR_CALL: usize = 16;
+}
+
+/// The cues searched behind the literal screen, at their places in [`at`].
+fn screened() -> [&'static Regex; 17] {
+    let [l0, l1, l2, l3, l4] = LIMITATIONS.each_ref();
     [
-        (cue::DETAIL, &PARAMETER_DETAIL),
-        (cue::INTERACTION, &PARAMETER_INTERACTION),
-        (cue::EXAMPLE, &EXAMPLE),
-        (cue::PRECISE_FORMAT, &PRECISE_FORMAT),
-        (cue::SHAPE, &SHAPE),
-        (cue::FORMAT_WORD, &FORMAT_WORD),
-        (cue::PRIOR_CALL, &PRIOR_CALL),
+        &RETURNS,
+        &USE_GENERAL,
+        &USE_CONDITION,
+        &USE_ALTERNATIVE,
+        &USE_HINT,
+        l0,
+        l1,
+        l2,
+        l3,
+        l4,
+        &PARAMETER_DETAIL,
+        &PARAMETER_INTERACTION,
+        &EXAMPLE,
+        &PRECISE_FORMAT,
+        &SHAPE,
+        &FORMAT_WORD,
+        &PRIOR_CALL,
+    ]
+}
+
+/// The words each screened cue needs, read from the patterns the cues were compiled from,
+/// in ASCII lower case: one pass of a literal automaton over a text says which cues can
+/// match it, and only those are searched. Most descriptions hold the words of a few cues.
+static SCREEN: LazyLock<Screen> = LazyLock::new(|| Screen::folded(&[&screened().map(Regex::as_str)]));
+
+/// A text and the screened cues that may match it.
+pub(crate) struct Cues<'t> {
+    text: &'t str,
+    possible: Patterns,
+}
+
+impl<'t> Cues<'t> {
+    /// `text`, screened.
+    pub(crate) fn of(text: &'t str) -> Cues<'t> {
+        Cues {
+            text,
+            possible: SCREEN.possible(text).of(0),
+        }
+    }
+
+    /// The text.
+    pub(crate) fn text(&self) -> &'t str {
+        self.text
+    }
+
+    /// Whether the cue at `at` (a place in [`at`]) matches the text: the same as its regular
+    /// expression, which is not searched when the screen says it cannot match.
+    pub(crate) fn has(&self, at: usize) -> bool {
+        self.possible & 1 << at != 0 && screened().get(at).is_some_and(|re| re.is_match(self.text))
+    }
+}
+
+/// The cues of [`property_cues`] besides the limitations, with their bits.
+fn other_cues() -> [(u16, usize); 7] {
+    [
+        (cue::DETAIL, at::DETAIL),
+        (cue::INTERACTION, at::INTERACTION),
+        (cue::EXAMPLE, at::EXAMPLE),
+        (cue::PRECISE_FORMAT, at::PRECISE_FORMAT),
+        (cue::SHAPE, at::SHAPE),
+        (cue::FORMAT_WORD, at::FORMAT_WORD),
+        (cue::PRIOR_CALL, at::PRIOR_CALL),
     ]
 }
 
@@ -339,13 +426,14 @@ pub(crate) fn property_cues(text: &str) -> u16 {
         return cues;
     }
     let mut cues = 0;
-    for (i, re) in LIMITATIONS.iter().enumerate() {
-        if re.is_match(text) {
+    let screened = Cues::of(text);
+    for i in 0..LIMITATIONS.len() {
+        if screened.has(at::LIMITATION + i) {
             cues |= cue::LIMITATION << i;
         }
     }
-    for (bit, re) in other_cues() {
-        if re.is_match(text) {
+    for (bit, at) in other_cues() {
+        if screened.has(at) {
             cues |= bit;
         }
     }
@@ -425,7 +513,8 @@ mod tests {
                     "{text}"
                 );
             }
-            for (bit, re) in other_cues() {
+            for (bit, at) in other_cues() {
+                let re = screened()[at];
                 assert_eq!(
                     cues & bit != 0,
                     re.is_match(text),
@@ -436,5 +525,65 @@ mod tests {
         }
         assert_ne!(property_cues(texts[1]) & cue::INTERACTION, 0);
         assert_ne!(property_cues(texts[2]) & cue::PRECISE_FORMAT, 0);
+    }
+
+    /// Every string of `value` with a space in it.
+    fn prose(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(s) if s.contains(' ') => out.push(s.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|v| prose(v, out)),
+            serde_json::Value::Object(map) => map.values().for_each(|v| prose(v, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn a_screened_cue_matches_where_its_pattern_matches() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut texts = Vec::new();
+        let mut dirs = vec![root.join("servers"), root.join("quality")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "json") {
+                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+                    prose(&value, &mut texts);
+                }
+            }
+        }
+        texts.sort_unstable();
+        texts.dedup();
+        assert!(texts.len() > 5_000, "{} texts", texts.len());
+        // The same texts in capitals, with underscores and line breaks for spaces, and with
+        // the Kelvin sign for a `k`, which Unicode's case folding matches.
+        let variants: Vec<String> = texts
+            .iter()
+            .step_by(7)
+            .flat_map(|t| {
+                [
+                    t.to_uppercase(),
+                    t.replace(' ', "_"),
+                    t.replacen(' ', "\n", 3),
+                    t.replace('k', "\u{212a}"),
+                ]
+            })
+            .collect();
+        let (mut matched, mut searched, mut all) = (0, 0, 0);
+        for text in texts.iter().chain(&variants) {
+            let cues = Cues::of(text);
+            for (at, re) in screened().into_iter().enumerate() {
+                let want = re.is_match(text);
+                assert_eq!(cues.has(at), want, "cue {at} in {text:?}");
+                matched += usize::from(want);
+                searched += usize::from(cues.possible & 1 << at != 0);
+                all += 1;
+            }
+        }
+        assert!(matched > 5_000, "{matched} matches");
+        // The screen leaves most searches out.
+        assert!(searched < all / 2, "{searched} of {all} searched");
     }
 }

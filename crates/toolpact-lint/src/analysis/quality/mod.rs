@@ -11,10 +11,9 @@ pub(crate) mod cues;
 
 use crate::analysis::words::{FILLER_WORDS, content_words, identifier_words, name_stems, stem};
 use cues::{
-    BOILERPLATE_SET, BOILERPLATE_TEXT, CONTEXT_SET, EMPTY_PARAMETER_SET, EXAMPLE, EXAMPLE_MARKER,
-    FILLER_SET, HTTP_ROUTE, LEADING_LABEL, LIMITATIONS, PRECISE_FORMAT, RETURNS, SECTION,
-    SIDE_EFFECT_SET, STOP_SET, SYNTAX_NAME, USE_ALTERNATIVE, USE_CONDITION, USE_GENERAL, USE_HINT,
-    VAGUE_SET, VALUES_NAME, WordSet, cue, property_cues,
+    BOILERPLATE_SET, BOILERPLATE_TEXT, CONTEXT_SET, Cues, EMPTY_PARAMETER_SET, EXAMPLE_MARKER,
+    FILLER_SET, HTTP_ROUTE, LEADING_LABEL, LIMITATIONS, SECTION, SIDE_EFFECT_SET, STOP_SET,
+    SYNTAX_NAME, VAGUE_SET, VALUES_NAME, WordSet, at, cue, property_cues,
 };
 use serde_json::{Map, Value};
 use toolpact::Tool;
@@ -459,7 +458,7 @@ fn has_described_properties(schema: &Map<String, Value>) -> bool {
 fn shaped_by_properties(
     schema: &Map<String, Value>,
     description: &str,
-    shows: &DescriptionShows,
+    shows: &DescriptionShows<'_, '_>,
 ) -> bool {
     if has_described_properties(schema) {
         return true;
@@ -527,21 +526,32 @@ fn restates_parameter(name: &str, tool: &[String], description: &str) -> bool {
 
 /// Whether the tool's description shows an example or a precise format, each searched for
 /// once per tool, when a property first asks.
-#[derive(Default)]
-struct DescriptionShows {
+struct DescriptionShows<'c, 't> {
+    cues: &'c Cues<'t>,
     example: std::cell::OnceCell<bool>,
     precise_format: std::cell::OnceCell<bool>,
 }
 
-impl DescriptionShows {
-    fn example(&self, description: &str) -> bool {
-        *self.example.get_or_init(|| EXAMPLE.is_match(description))
+impl<'c, 't> DescriptionShows<'c, 't> {
+    fn new(cues: &'c Cues<'t>) -> Self {
+        DescriptionShows {
+            cues,
+            example: std::cell::OnceCell::new(),
+            precise_format: std::cell::OnceCell::new(),
+        }
     }
 
-    fn precise_format(&self, description: &str) -> bool {
+    /// Whether the description shows an example ([`EXAMPLE`](cues::EXAMPLE)).
+    fn example(&self) -> bool {
+        *self.example.get_or_init(|| self.cues.has(at::EXAMPLE))
+    }
+
+    /// Whether the description names a precise format
+    /// ([`PRECISE_FORMAT`](cues::PRECISE_FORMAT)).
+    fn precise_format(&self) -> bool {
         *self
             .precise_format
-            .get_or_init(|| PRECISE_FORMAT.is_match(description))
+            .get_or_init(|| self.cues.has(at::PRECISE_FORMAT))
     }
 }
 
@@ -555,7 +565,7 @@ fn lacks_example(
     schema: &Map<String, Value>,
     (own, cues): (&str, u16),
     description: &str,
-    shows: &DescriptionShows,
+    shows: &DescriptionShows<'_, '_>,
     required: bool,
 ) -> bool {
     let (kind, schema) = single_type(schema);
@@ -566,8 +576,8 @@ fn lacks_example(
         return false;
     }
     let in_tool = mentions(description, name);
-    let example_shown = || cues & cue::EXAMPLE != 0 || (in_tool && shows.example(description));
-    let said = || cues & cue::SHAPE != 0 || (!required && shows.example(description));
+    let example_shown = || cues & cue::EXAMPLE != 0 || (in_tool && shows.example());
+    let said = || cues & cue::SHAPE != 0 || (!required && shows.example());
     match kind {
         Some("object") => {
             !shaped_by_properties(schema, description, shows) && !example_shown() && !said()
@@ -592,7 +602,7 @@ fn lacks_example(
                 || (VALUES_NAME.is_match(name) && own.is_empty())
                 || cues & cue::FORMAT_WORD != 0;
             let format_shown =
-                cues & cue::PRECISE_FORMAT != 0 || (in_tool && shows.precise_format(description));
+                cues & cue::PRECISE_FORMAT != 0 || (in_tool && shows.precise_format());
             takes_format && !format_shown && !example_shown()
         }
         _ => false,
@@ -620,10 +630,11 @@ pub(crate) fn assess(tool: &Tool) -> Facts {
         words: raw_words(description).len().saturating_sub(boilerplate),
         ..Facts::default()
     };
-    read_purpose(tool, description, &mut facts);
-    facts.usage = usage_level(description);
-    facts.limitation_kinds = limitation_kinds(tool, description);
-    read_parameters(tool, description, &mut facts);
+    let cues = Cues::of(description);
+    read_purpose(tool, &cues, &mut facts);
+    facts.usage = usage_level(&cues);
+    facts.limitation_kinds = limitation_kinds(tool, &cues);
+    read_parameters(tool, &cues, &mut facts);
     facts.changes_something = identifier_words(&tool.name)
         .iter()
         .any(|w| SIDE_EFFECT_SET.contains(w.as_str()));
@@ -631,21 +642,22 @@ pub(crate) fn assess(tool: &Tool) -> Facts {
 }
 
 /// How much a description says about when to call the tool, 0–5.
-fn usage_level(description: &str) -> u8 {
-    let alternative = USE_ALTERNATIVE.is_match(description);
-    let condition = USE_CONDITION.is_match(description);
+fn usage_level(cues: &Cues<'_>) -> u8 {
+    let alternative = cues.has(at::USE_ALTERNATIVE);
+    let condition = cues.has(at::USE_CONDITION);
     match (alternative, condition) {
         (true, true) => 5,
         (true, false) => 4,
         (false, true) => 3,
-        _ if USE_GENERAL.is_match(description) => 2,
-        _ if USE_HINT.is_match(description) => 1,
+        _ if cues.has(at::USE_GENERAL) => 2,
+        _ if cues.has(at::USE_HINT) => 1,
         _ => 0,
     }
 }
 
 /// Fills in what the purpose says.
-fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
+fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
+    let description = cues.text();
     let name: Vec<String> = identifier_words(&tool.name)
         .iter()
         .map(|w| root(&normal(w)).to_owned())
@@ -668,7 +680,7 @@ fn read_purpose(tool: &Tool, description: &str, facts: &mut Facts) {
     });
     let words = raw_words(purpose);
     facts.purpose_words = words.len();
-    facts.says_what_returns = RETURNS.is_match(description);
+    facts.says_what_returns = cues.has(at::RETURNS);
     let is_in = |set: &WordSet, w: &str| set.contains(w);
     // In a purpose Written In Title Case a capital says nothing of a proper name.
     let capitalised = words
@@ -738,15 +750,15 @@ fn in_name(name: &[String], n: &str, prefixes: bool) -> bool {
 }
 
 /// How many kinds of limitation the description and the property descriptions state.
-fn limitation_kinds(tool: &Tool, description: &str) -> u8 {
+fn limitation_kinds(tool: &Tool, cues: &Cues<'_>) -> u8 {
     let mut kinds = properties(tool)
         .filter_map(|(_, p)| p.get("description").and_then(Value::as_str))
         .fold(0, |kinds, text| {
             kinds | property_cues(text.trim()) & cue::LIMITATIONS
         });
-    for (i, re) in LIMITATIONS.iter().enumerate() {
+    for i in 0..LIMITATIONS.len() {
         let bit = cue::LIMITATION << i;
-        if kinds & bit == 0 && re.is_match(description) {
+        if kinds & bit == 0 && cues.has(at::LIMITATION + i) {
             kinds |= bit;
         }
     }
@@ -754,14 +766,15 @@ fn limitation_kinds(tool: &Tool, description: &str) -> u8 {
 }
 
 /// Fills in what the parameters' descriptions and the tool's say of the parameters.
-fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
+fn read_parameters(tool: &Tool, description_cues: &Cues<'_>, facts: &mut Facts) {
+    let description = description_cues.text();
     let tool_words: Vec<String> = identifier_words(&tool.name)
         .iter()
         .map(|w| normal(w))
         .collect();
     // The description's words, read only when a parameter needs them.
     let mut description_words: Option<Vec<String>> = None;
-    let shows = DescriptionShows::default();
+    let shows = DescriptionShows::new(description_cues);
     // Each parameter that lacks an example, and whether its format is a minor one
     // ([`takes_named_format`]); whether a parameter's description or schema shows an example.
     let mut gaps: Vec<(String, bool)> = Vec::new();
@@ -836,7 +849,7 @@ fn read_parameters(tool: &Tool, description: &str, facts: &mut Facts) {
     // example of its other inputs has shown the main ones (the rubric's 4), and only a tool
     // that shows none lacks examples for it.
     let main_shown = gaps.iter().any(|(_, minor)| *minor)
-        && (shown || shows.example(description) && EXAMPLE_MARKER.is_match(description));
+        && (shown || shows.example() && EXAMPLE_MARKER.is_match(description));
     facts.missing_examples = gaps
         .into_iter()
         .filter(|(_, minor)| !(*minor && main_shown))
@@ -897,16 +910,16 @@ mod tests {
 
     #[test]
     fn usage_levels_follow_the_rubric() {
-        assert_eq!(usage_level("Returns the forecast for a city."), 0);
-        assert_eq!(usage_level("Use this to look up a customer."), 2);
+        assert_eq!(usage_level(&Cues::of("Returns the forecast for a city.")), 0);
+        assert_eq!(usage_level(&Cues::of("Use this to look up a customer.")), 2);
         assert_eq!(
-            usage_level("Call this when the user asks about weather to come."),
+            usage_level(&Cues::of("Call this when the user asks about weather to come.")),
             3
         );
         assert_eq!(
-            usage_level(
+            usage_level(&Cues::of(
                 "Call this when the user asks about weather; for today use get_weather instead."
-            ),
+            )),
             5
         );
     }
@@ -940,7 +953,7 @@ mod tests {
             "Override the location. Omit latitude and longitude to clear.",
             "Finds code references, helping agents determine the scope of a cleanup.",
         ] {
-            assert!(usage_level(text) >= 2, "{text}");
+            assert!(usage_level(&Cues::of(text)) >= 2, "{text}");
         }
         for text in [
             "Returns the daily weather forecast for a city for the next 1 to 7 days.",
@@ -956,7 +969,7 @@ mod tests {
             "Set the value of a cell.",
             "Returns the previous version of a page.",
         ] {
-            assert!(usage_level(text) <= 1, "{text}");
+            assert!(usage_level(&Cues::of(text)) <= 1, "{text}");
         }
     }
 

@@ -167,7 +167,7 @@ fn product(a: &Set, b: &Set) -> Option<Set> {
 }
 
 /// The literals of one node of a pattern.
-fn literals(hir: &Hir) -> Literals {
+fn literals(hir: &Hir, fold: bool) -> Literals {
     match hir.kind() {
         HirKind::Look(Look::WordAscii) => Literals {
             exact: Some(Set::from([vec![BOUNDARY]])),
@@ -179,22 +179,22 @@ fn literals(hir: &Hir) -> Literals {
             branches: None,
         },
         HirKind::Literal(l) => {
-            let set = Set::from([squeezed(&l.0)]);
+            let set = Set::from([squeezed(&folded(&l.0, fold))]);
             Literals {
                 branches: one(as_factor(&set)),
                 exact: Some(set),
             }
         }
         HirKind::Class(class) => {
-            let exact = class_strings(class);
+            let exact = class_strings(class, fold);
             Literals {
                 branches: one(exact.as_ref().and_then(as_factor)),
                 exact,
             }
         }
-        HirKind::Capture(c) => literals(&c.sub),
+        HirKind::Capture(c) => literals(&c.sub, fold),
         HirKind::Repetition(r) => {
-            let sub = literals(&r.sub);
+            let sub = literals(&r.sub, fold);
             match (r.min, r.max) {
                 (1, Some(1)) => sub,
                 (0, Some(1)) => Literals {
@@ -234,12 +234,12 @@ fn literals(hir: &Hir) -> Literals {
                 },
             }
         }
-        HirKind::Concat(children) => concat(children),
+        HirKind::Concat(children) => concat(children, fold),
         HirKind::Alternation(children) => {
             let mut exact = Some(Set::new());
             let mut branches = Some(Vec::new());
             for child in children {
-                let lit = literals(child);
+                let lit = literals(child, fold);
                 exact = match (exact, lit.exact) {
                     (Some(mut a), Some(b)) if a.len() + b.len() <= MAX_SET => {
                         a.extend(b);
@@ -273,7 +273,7 @@ fn literals(hir: &Hir) -> Literals {
 
 /// The literals of a sequence: its children's requirements, each branch of one with each of
 /// the others', and the strings its runs of exact children spell across them.
-fn concat(children: &[Hir]) -> Literals {
+fn concat(children: &[Hir], fold: bool) -> Literals {
     // The sets that every match needs whichever way it takes: the runs of exact children.
     let mut common: Vec<Set> = Vec::new();
     // The ways through the sequence so far, each with what it needs.
@@ -282,7 +282,7 @@ fn concat(children: &[Hir]) -> Literals {
     let mut run: Set = Set::from([Vec::new()]);
     let mut all_exact = true;
     for child in children {
-        let lit = literals(child);
+        let lit = literals(child, fold);
         match &lit.exact {
             Some(e) => match product(&run, e) {
                 Some(p) => run = p,
@@ -332,14 +332,24 @@ fn concat(children: &[Hir]) -> Literals {
     }
 }
 
-/// The strings a small class matches, one character each.
-fn class_strings(class: &Class) -> Option<Set> {
+/// `bytes`, in ASCII lower case when `fold` is set.
+fn folded(bytes: &[u8], fold: bool) -> Vec<u8> {
+    if fold {
+        bytes.to_ascii_lowercase()
+    } else {
+        bytes.to_vec()
+    }
+}
+
+/// The strings a small class matches, one character each (in ASCII lower case when `fold`
+/// is set: `[Rr]` is `r`).
+fn class_strings(class: &Class, fold: bool) -> Option<Set> {
     let mut out = Set::new();
     match class {
         Class::Unicode(c) => {
             for r in c.ranges() {
                 for ch in r.start()..=r.end() {
-                    out.insert(squeezed(ch.to_string().as_bytes()));
+                    out.insert(squeezed(&folded(ch.to_string().as_bytes(), fold)));
                     if out.len() > 4 {
                         return None;
                     }
@@ -349,7 +359,7 @@ fn class_strings(class: &Class) -> Option<Set> {
         Class::Bytes(c) => {
             for r in c.ranges() {
                 for b in r.start()..=r.end() {
-                    out.insert(squeezed(&[b]));
+                    out.insert(squeezed(&folded(&[b], fold)));
                     if out.len() > 4 {
                         return None;
                     }
@@ -363,12 +373,12 @@ fn class_strings(class: &Class) -> Option<Set> {
 /// The ways through `pattern`, each with the sets of words every match taking it holds one
 /// of each, or `None` when some match may hold none of a small set of words (the pattern is
 /// then always searched).
-pub(crate) fn necessary_words(pattern: &str) -> Option<Vec<Conjunction>> {
+pub(crate) fn necessary_words(pattern: &str, fold: bool) -> Option<Vec<Conjunction>> {
     let hir = regex_syntax::Parser::new()
         .parse(pattern)
         .unwrap_or_else(|e| unreachable!("a pattern does not parse: {e}"));
     // A node whose strings are a factor has them as its one branch already.
-    literals(&hir).branches
+    literals(&hir, fold).branches
 }
 
 /// The most pattern lists a screen reads.
@@ -434,6 +444,8 @@ pub(crate) struct Screen {
     always: Possible,
     /// Every pattern.
     all: Possible,
+    /// Whether the words are read in ASCII lower case, for patterns that ignore case.
+    fold: bool,
 }
 
 impl Screen {
@@ -443,6 +455,18 @@ impl Screen {
     /// With more than [`MAX_LISTS`] lists or more than [`MAX_PATTERNS`] patterns in a list:
     /// the lists are the crate's own, and a test builds them.
     pub(crate) fn new<S: AsRef<str>>(lists: &[&[S]]) -> Screen {
+        Screen::build(lists, false)
+    }
+
+    /// The screen of pattern lists that ignore case (`(?i)`) or are read as if they did: its
+    /// words are in ASCII lower case, and so is the text it reads. Unicode's case folding
+    /// matches a few letters outside ASCII (the Kelvin sign for `k`), so a text that is not
+    /// all ASCII lets every pattern through.
+    pub(crate) fn folded<S: AsRef<str>>(lists: &[&[S]]) -> Screen {
+        Screen::build(lists, true)
+    }
+
+    fn build<S: AsRef<str>>(lists: &[&[S]], fold: bool) -> Screen {
         assert!(lists.len() <= MAX_LISTS, "at most {MAX_LISTS} pattern lists");
         let mut words: Vec<Vec<u8>> = Vec::new();
         let mut index: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
@@ -460,7 +484,7 @@ impl Screen {
             for (j, pattern) in patterns.iter().enumerate() {
                 let bit: Patterns = 1 << j;
                 all.0[l] |= bit;
-                let Some(ways) = necessary_words(pattern.as_ref()) else {
+                let Some(ways) = necessary_words(pattern.as_ref(), fold) else {
                     always.0[l] |= bit;
                     continue;
                 };
@@ -526,6 +550,7 @@ impl Screen {
             branches,
             always,
             all,
+            fold,
         }
     }
 
@@ -534,7 +559,17 @@ impl Screen {
     pub(crate) fn possible(&self, text: &str) -> Possible {
         let mut possible = self.always;
         let buffer: Vec<u8>;
-        let bytes = text.as_bytes();
+        let lower: Vec<u8>;
+        let mut bytes = text.as_bytes();
+        if self.fold {
+            if !text.is_ascii() {
+                return self.all;
+            }
+            if bytes.iter().any(u8::is_ascii_uppercase) {
+                lower = bytes.to_ascii_lowercase();
+                bytes = &lower;
+            }
+        }
         let text = if bytes.iter().any(|&b| b == b'_' || b == b'\n')
             || bytes.windows(2).any(|w| w == b"  ")
         {
@@ -592,7 +627,7 @@ mod tests {
 
     /// The ways through `pattern`, each with its sets of words, a boundary written `|`.
     fn ways(pattern: &str) -> Option<Vec<Vec<Vec<String>>>> {
-        necessary_words(pattern).map(|ways| {
+        necessary_words(pattern, false).map(|ways| {
             ways.into_iter()
                 .map(|sets| {
                     sets.into_iter()
