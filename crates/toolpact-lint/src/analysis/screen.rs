@@ -599,6 +599,11 @@ impl Screen {
                 if possible.0[list] & bit != 0 {
                     continue;
                 }
+                // A way that needs one set only is met by this word alone.
+                if branch.needs == u.set {
+                    possible.0[list] |= bit;
+                    continue;
+                }
                 let found = match met.iter_mut().find(|(b, _)| *b == u.branch) {
                     Some((_, sets)) => {
                         *sets |= u.set;

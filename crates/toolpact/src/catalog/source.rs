@@ -2,7 +2,7 @@
 //! column), found in one pass over the text, and positions inside an item by JSON pointer
 //! ([`position_in`], [`offset_in`], [`ItemOffsets`]).
 
-use crate::json::{child_pointer, escape_token, unescape_token};
+use crate::json::{child_pointer, unescape_token};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -211,15 +211,20 @@ pub fn offset_in(text: &str, origin: &Origin, pointer: &str) -> Option<usize> {
     Some(raw.get().as_ptr() as usize - text.as_ptr() as usize)
 }
 
-/// Where every value inside one item of a file is, by JSON pointer. The item is read once, so
-/// that placing many findings inside one tool costs one read of the tool, not one per
-/// finding; for one place in a large item, [`offset_in`] reads only along the pointer.
+/// Where the values inside one item of a file are, by JSON pointer. The item is read once
+/// when made; each place is then found by walking its text along the pointer. Each object
+/// or array on the way is read once, the first time a pointer passes through it, for where
+/// its members or items start (the values inside them are stepped over, not read), so that
+/// placing many findings in a tool costs about one read of the parts they point into,
+/// rather than an index of every value the tool holds.
 #[derive(Debug, Clone)]
 pub struct ItemOffsets {
-    /// The byte offset in the file of each value, by its pointer in the item.
-    by_pointer: HashMap<String, usize>,
+    /// The item's JSON text, as written in the file.
+    item: String,
     /// Where the item starts: its byte offset, line and column.
     start: (usize, usize, usize),
+    /// The objects and arrays read so far, by their offset in `item`.
+    read: std::cell::RefCell<HashMap<usize, walk::Container>>,
 }
 
 impl ItemOffsets {
@@ -231,27 +236,19 @@ impl ItemOffsets {
         let Some(Ok(raw)) = stream.next() else {
             return None;
         };
-        let mut by_pointer = HashMap::new();
-        index_values(text, raw, &mut String::new(), &mut by_pointer);
+        let at = raw.get().as_ptr() as usize - text.as_ptr() as usize;
         Some(ItemOffsets {
-            by_pointer,
-            start: (origin.offset, origin.line, origin.column),
+            item: raw.get().to_owned(),
+            start: (at, origin.line, origin.column),
+            read: std::cell::RefCell::default(),
         })
     }
 
     /// The byte offset in the file of the value at `pointer`, or of the deepest part of the
-    /// pointer that exists.
+    /// pointer that exists. A key written twice points at its last value, as a JSON parser
+    /// reads it; an array index is written as JSON pointers write it (`/0`, `/12`).
     pub fn offset(&self, pointer: &str) -> usize {
-        let mut deepest = pointer;
-        loop {
-            if let Some(&at) = self.by_pointer.get(deepest) {
-                return at;
-            }
-            match deepest.rfind('/') {
-                Some(slash) => deepest = &deepest[..slash],
-                None => return self.start.0,
-            }
-        }
+        self.start.0 + walk::deepest(&self.item, pointer, &mut self.read.borrow_mut())
     }
 
     /// The line and column (from 1) of the value at `pointer`, or of the deepest part of the
@@ -263,35 +260,176 @@ impl ItemOffsets {
     }
 }
 
-/// Records the offset of `raw` (a slice of `text`) under `pointer`, then of every value
-/// inside it. A key written twice points at its last value, as a JSON parser reads it.
-fn index_values(
-    text: &str,
-    raw: &RawValue,
-    pointer: &mut String,
-    out: &mut HashMap<String, usize>,
-) {
-    out.insert(
-        pointer.clone(),
-        raw.get().as_ptr() as usize - text.as_ptr() as usize,
-    );
-    let json = raw.get();
-    let len = pointer.len();
-    if json.starts_with('[') {
-        let items = serde_json::from_str::<Vec<&RawValue>>(json).unwrap_or_default();
-        for (i, item) in items.into_iter().enumerate() {
-            pointer.push('/');
-            pointer.push_str(&i.to_string());
-            index_values(text, item, pointer, out);
-            pointer.truncate(len);
+/// Steps through the text of one JSON value that a parser has read (so it is well formed),
+/// to find where the value at a pointer starts. Strings, numbers and nested values that are
+/// not on the way are stepped over, not read; a key is decoded only when it holds an escape.
+mod walk {
+    use crate::json::unescape_token;
+
+    use std::collections::HashMap;
+
+    /// Where the members of an object (by key, the last of a key written twice) or the items
+    /// of an array start.
+    #[derive(Debug, Clone)]
+    pub(super) enum Container {
+        Object(HashMap<String, usize>),
+        Array(Vec<usize>),
+    }
+
+    /// The byte offset in `json` of the value at `pointer`, or of the deepest part of the
+    /// pointer that exists; `read` keeps the containers read on the way, by offset.
+    pub(super) fn deepest(
+        json: &str,
+        pointer: &str,
+        read: &mut HashMap<usize, Container>,
+    ) -> usize {
+        let b = json.as_bytes();
+        let mut at = blank(b, 0);
+        for token in pointer.split('/').skip(1) {
+            if !matches!(b.get(at), Some(b'{' | b'[')) {
+                break;
+            }
+            let container = read.entry(at).or_insert_with(|| container(json, at));
+            let token = unescape_token(token);
+            let next = match container {
+                Container::Object(members) => members.get(token.as_ref()).copied(),
+                Container::Array(items) => index(&token).and_then(|n| items.get(n).copied()),
+            };
+            match next {
+                Some(next) => at = next,
+                None => break,
+            }
         }
-    } else if json.starts_with('{') {
-        let members = serde_json::from_str::<HashMap<String, &RawValue>>(json).unwrap_or_default();
-        for (key, value) in members {
-            pointer.push('/');
-            pointer.push_str(&escape_token(&key));
-            index_values(text, value, pointer, out);
-            pointer.truncate(len);
+        at
+    }
+
+    /// The object or array at `at`, read for where its members or items start.
+    fn container(json: &str, at: usize) -> Container {
+        let b = json.as_bytes();
+        if b.get(at) == Some(&b'[') {
+            Container::Array(elements(b, at))
+        } else {
+            Container::Object(members(json, at))
+        }
+    }
+
+    /// The index a pointer token names: digits, without a leading zero unless it is `0`.
+    fn index(token: &str) -> Option<usize> {
+        let canonical = !token.is_empty()
+            && token.bytes().all(|c| c.is_ascii_digit())
+            && (token == "0" || !token.starts_with('0'));
+        canonical.then(|| token.parse().ok()).flatten()
+    }
+
+    /// The first byte at or after `i` that is not JSON whitespace.
+    fn blank(b: &[u8], mut i: usize) -> usize {
+        while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            i += 1;
+        }
+        i
+    }
+
+    /// Just past the string whose opening quote is at `i`.
+    fn past_string(b: &[u8], mut i: usize) -> usize {
+        i += 1;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'"' => return i + 1,
+                b'\\' => i += 2,
+                _ => i += 1,
+            }
+        }
+        b.len()
+    }
+
+    /// Just past the value that starts at `i`.
+    fn past_value(b: &[u8], i: usize) -> usize {
+        match b.get(i) {
+            Some(b'"') => past_string(b, i),
+            Some(b'{' | b'[') => {
+                // Nested values are stepped over by counting brackets outside strings.
+                let mut depth = 0usize;
+                let mut j = i;
+                while let Some(&c) = b.get(j) {
+                    match c {
+                        b'"' => {
+                            j = past_string(b, j);
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return j + 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                b.len()
+            }
+            _ => {
+                let mut j = i;
+                while b
+                    .get(j)
+                    .is_some_and(|c| !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
+                {
+                    j += 1;
+                }
+                j
+            }
+        }
+    }
+
+    /// Where each member of the object at `at` starts, by key; a key written twice is its
+    /// last member.
+    fn members(json: &str, at: usize) -> HashMap<String, usize> {
+        let b = json.as_bytes();
+        let mut out = HashMap::new();
+        let mut i = blank(b, at + 1);
+        while b.get(i) == Some(&b'"') {
+            let end = past_string(b, i);
+            let Some(written) = json.get(i + 1..end.saturating_sub(1)) else {
+                break;
+            };
+            let key = if written.contains('\\') {
+                json.get(i..end)
+                    .and_then(|s| serde_json::from_str::<String>(s).ok())
+            } else {
+                Some(written.to_owned())
+            };
+            i = blank(b, end);
+            if b.get(i) != Some(&b':') {
+                break;
+            }
+            let value = blank(b, i + 1);
+            if let Some(key) = key {
+                out.insert(key, value);
+            }
+            i = blank(b, past_value(b, value));
+            if b.get(i) != Some(&b',') {
+                break;
+            }
+            i = blank(b, i + 1);
+        }
+        out
+    }
+
+    /// Where each item of the array at `at` starts.
+    fn elements(b: &[u8], at: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut i = blank(b, at + 1);
+        if matches!(b.get(i), Some(b']') | None) {
+            return out;
+        }
+        loop {
+            out.push(i);
+            i = blank(b, past_value(b, i));
+            if b.get(i) != Some(&b',') {
+                return out;
+            }
+            i = blank(b, i + 1);
         }
     }
 }
@@ -333,5 +471,74 @@ mod tests {
         };
         assert!(ItemOffsets::new(text, &moved).is_none());
         assert_eq!(position_in(text, &moved, "/name"), (3, 3));
+    }
+
+    /// Every pointer into `value`, the value's own (`""`) first.
+    fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
+        out.push(at.clone());
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    pointers(v, child_pointer(&at, k), out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    pointers(v, format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            (-1e9f64..1e9).prop_map(Value::from),
+            r#"([a-z~/ ]|\\|"|é|\n|\u{1}|東){0,8}"#.prop_map(Value::from),
+        ];
+        leaf.prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+                proptest::collection::btree_map(r#"([a-z~/ ]|\\|"|é|\t){0,6}"#, inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Every value of an item is found where it is written, compact or pretty, and a
+        /// pointer that leaves the item finds the deepest value on its way.
+        #[test]
+        fn every_value_is_found_where_it_is_written(value in json(), pretty: bool) {
+            let item = if pretty {
+                serde_json::to_string_pretty(&value).unwrap()
+            } else {
+                value.to_string()
+            };
+            let text = format!("[\n  {item}\n]");
+            let origin = Origin {
+                file: "t.json".to_owned(),
+                pointer: "/0".to_owned(),
+                line: 2,
+                column: 3,
+                offset: 4,
+            };
+            let offsets = ItemOffsets::new(&text, &origin).unwrap();
+            let mut all = Vec::new();
+            pointers(&value, String::new(), &mut all);
+            for pointer in &all {
+                let at = offsets.offset(pointer);
+                let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+                let found = stream.next().unwrap().unwrap();
+                proptest::prop_assert_eq!(Some(&found), value.pointer(pointer), "{}", pointer);
+                proptest::prop_assert_eq!(Some(at), offset_in(&text, &origin, pointer));
+                let gone = format!("{pointer}/~1missing/0");
+                proptest::prop_assert_eq!(offsets.offset(&gone), at);
+            }
+        }
     }
 }
