@@ -467,7 +467,10 @@ impl Screen {
     }
 
     fn build<S: AsRef<str>>(lists: &[&[S]], fold: bool) -> Screen {
-        assert!(lists.len() <= MAX_LISTS, "at most {MAX_LISTS} pattern lists");
+        assert!(
+            lists.len() <= MAX_LISTS,
+            "at most {MAX_LISTS} pattern lists"
+        );
         let mut words: Vec<Vec<u8>> = Vec::new();
         let mut index: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
         // (word, use), gathered first: the screen's own tables are made once the reading of
@@ -707,7 +710,12 @@ mod tests {
         // One word of the three is not enough, nor two; all three are.
         assert_eq!(screen.possible("the user asked for it").lists(), 0);
         assert_eq!(screen.possible("the user has already paid").lists(), 0);
-        assert_eq!(screen.possible("the user has already approved this").lists(), 1);
+        assert_eq!(
+            screen
+                .possible("the user has already approved this")
+                .lists(),
+            1
+        );
         // The words may come in any order: the screen is necessary, not sufficient.
         assert_eq!(screen.possible("approved: already. user").lists(), 1);
         // A way needs its own words, not another way's.
@@ -715,7 +723,10 @@ mod tests {
             r"(?-u:\b)secret (key|token) please|ignore (all|any) (prior|previous) rules",
         ]]);
         assert_eq!(screen.possible("ignore the secret key").lists(), 0);
-        assert_eq!(screen.possible("please ignore all previous rules").lists(), 1);
+        assert_eq!(
+            screen.possible("please ignore all previous rules").lists(),
+            1
+        );
         assert_eq!(screen.possible("a secret token please").lists(), 1);
     }
 
@@ -740,7 +751,10 @@ mod tests {
             r"\w+",
         ]]);
         assert_eq!(screen.possible("nothing here").of(0), 0b1000);
-        assert_eq!(screen.possible("call me before any other tool").of(0), 0b1101);
+        assert_eq!(
+            screen.possible("call me before any other tool").of(0),
+            0b1101
+        );
         assert_eq!(screen.possible("the password").of(0), 0b1010);
         assert_eq!(screen.possible("the password").of(1), 0);
     }

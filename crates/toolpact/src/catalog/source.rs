@@ -371,10 +371,9 @@ mod walk {
             }
             _ => {
                 let mut j = i;
-                while b
-                    .get(j)
-                    .is_some_and(|c| !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                {
+                while b.get(j).is_some_and(|c| {
+                    !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+                }) {
                     j += 1;
                 }
                 j

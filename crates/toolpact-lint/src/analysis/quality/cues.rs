@@ -364,7 +364,8 @@ fn screened() -> [&'static Regex; 17] {
 /// The words each screened cue needs, read from the patterns the cues were compiled from,
 /// in ASCII lower case: one pass of a literal automaton over a text says which cues can
 /// match it, and only those are searched. Most descriptions hold the words of a few cues.
-static SCREEN: LazyLock<Screen> = LazyLock::new(|| Screen::folded(&[&screened().map(Regex::as_str)]));
+static SCREEN: LazyLock<Screen> =
+    LazyLock::new(|| Screen::folded(&[&screened().map(Regex::as_str)]));
 
 /// A text and the screened cues that may match it.
 pub(crate) struct Cues<'t> {

@@ -910,10 +910,15 @@ mod tests {
 
     #[test]
     fn usage_levels_follow_the_rubric() {
-        assert_eq!(usage_level(&Cues::of("Returns the forecast for a city.")), 0);
+        assert_eq!(
+            usage_level(&Cues::of("Returns the forecast for a city.")),
+            0
+        );
         assert_eq!(usage_level(&Cues::of("Use this to look up a customer.")), 2);
         assert_eq!(
-            usage_level(&Cues::of("Call this when the user asks about weather to come.")),
+            usage_level(&Cues::of(
+                "Call this when the user asks about weather to come."
+            )),
             3
         );
         assert_eq!(
