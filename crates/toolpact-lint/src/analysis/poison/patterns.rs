@@ -384,11 +384,15 @@ fn compile(patterns: &[&str]) -> Regex {
 }
 
 fn build(alternation: &str) -> Regex {
+    build_with(alternation, DFA_CACHE_BYTES)
+}
+
+fn build_with(alternation: &str, cache_bytes: usize) -> Regex {
     // The lists are long alternations with bounded gaps (`[^.\n]{0,60}`): their lazy DFA
     // needs more states than the default cache holds, and a cache that fills up is
     // cleared again and again, or given up for a much slower engine, on every long text.
     regex::RegexBuilder::new(alternation)
-        .dfa_size_limit(DFA_CACHE_BYTES)
+        .dfa_size_limit(cache_bytes)
         .build()
         .unwrap_or_else(|e| unreachable!("a pattern does not compile: {e}"))
 }
@@ -401,9 +405,20 @@ fn expanded(patterns: &[&str]) -> Vec<String> {
     patterns.iter().map(|p| expand(p)).collect()
 }
 
-/// How many sets of a list's patterns are kept compiled at most; past this the kept ones are
-/// dropped and compiled again as texts need them.
-const MAX_SUBSETS: usize = 1024;
+/// How many sets of a list's patterns are compiled at most. The texts of real catalogs need
+/// about a hundred sets over all the lists (107 for 100,000 real servers' tools, 5 for the
+/// bench catalog); a catalog written to need many more gets the whole list, compiled once,
+/// for the sets past this bound, so that the time spent compiling (about 2 ms a set) and the
+/// memory the compiled sets hold stay bounded.
+const MAX_SUBSETS: usize = 64;
+
+/// The most patterns a compiled set holds: a text that lets more of a list through is
+/// searched with the whole list, which such a set would save little against.
+const MAX_SUBSET_PATTERNS: u32 = 6;
+
+/// The lazy DFA cache of a set of patterns, per thread that searches with it: a set is a
+/// small automaton.
+const SUBSET_DFA_CACHE_BYTES: usize = 2 << 20;
 
 /// A technique's list of patterns, searched as the alternation of those of its patterns that
 /// may match a text.
@@ -418,23 +433,31 @@ pub(crate) struct List {
     expanded: Vec<String>,
     /// The alternations compiled so far, by the bits of their patterns.
     compiled: Mutex<HashMap<screen::Patterns, Arc<Regex>, foldhash::fast::RandomState>>,
+    /// How many sets are compiled at most ([`MAX_SUBSETS`]).
+    most: usize,
     /// The whole list, compiled when first asked for.
-    #[cfg(test)]
-    whole: std::sync::OnceLock<Regex>,
+    whole: std::sync::OnceLock<Arc<Regex>>,
 }
 
 impl List {
     fn new(patterns: &[&str]) -> List {
+        List::bounded(patterns, MAX_SUBSETS)
+    }
+
+    /// A list that compiles at most `most` sets of its patterns.
+    fn bounded(patterns: &[&str], most: usize) -> List {
         List {
             expanded: expanded(patterns),
             compiled: Mutex::default(),
-            #[cfg(test)]
+            most,
             whole: std::sync::OnceLock::new(),
         }
     }
 
     /// The alternation of the patterns whose bits `patterns` holds, in the list's order, or
-    /// `None` when it holds none.
+    /// `None` when it holds none. A set of more than [`MAX_SUBSET_PATTERNS`] patterns, and
+    /// past [`MAX_SUBSETS`] sets one not compiled yet, gets the whole list, which finds the
+    /// same.
     pub(crate) fn subset(&self, patterns: screen::Patterns) -> Option<Arc<Regex>> {
         if patterns == 0 {
             return None;
@@ -442,6 +465,10 @@ impl List {
         let mut compiled = self.compiled.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(re) = compiled.get(&patterns) {
             return Some(Arc::clone(re));
+        }
+        if compiled.len() >= self.most || patterns.count_ones() > MAX_SUBSET_PATTERNS {
+            drop(compiled);
+            return Some(Arc::clone(self.whole_arc()));
         }
         // Compiled under the lock, so that two workers do not compile the same set.
         let alternation = self
@@ -452,18 +479,20 @@ impl List {
             .map(|(_, p)| p.as_str())
             .collect::<Vec<_>>()
             .join("|");
-        let re = Arc::new(build(&alternation));
-        if compiled.len() >= MAX_SUBSETS {
-            compiled.clear();
-        }
+        let re = Arc::new(build_with(&alternation, SUBSET_DFA_CACHE_BYTES));
         compiled.insert(patterns, Arc::clone(&re));
         Some(re)
+    }
+
+    fn whole_arc(&self) -> &Arc<Regex> {
+        self.whole
+            .get_or_init(|| Arc::new(build(&self.expanded.join("|"))))
     }
 
     /// The whole list as one alternation.
     #[cfg(test)]
     pub(crate) fn whole(&self) -> &Regex {
-        self.whole.get_or_init(|| build(&self.expanded.join("|")))
+        self.whole_arc()
     }
 }
 
@@ -877,5 +906,26 @@ mod tests {
         assert!(found > 1_000, "{found} texts with matches");
         let all = 7 * (texts.len() + together.len());
         assert!(searched < all / 4, "{searched} lists of {all} searched");
+    }
+
+    #[test]
+    fn past_its_bound_a_list_searches_new_sets_as_the_whole_list() {
+        let list = List::bounded(FORCED, 2);
+        let first = list.subset(0b1).map(|re| re.as_str().to_owned());
+        let second = list.subset(0b110).map(|re| re.as_str().to_owned());
+        let third = list.subset(0b1000).map(|re| re.as_str().to_owned());
+        assert_eq!(first.as_deref(), Some(expand(FORCED[0]).as_str()));
+        assert_eq!(
+            second,
+            Some(format!("{}|{}", expand(FORCED[1]), expand(FORCED[2])))
+        );
+        // A third set is not compiled: it gets the whole list; the two kept still come back.
+        assert_eq!(third.as_deref(), Some(list.whole().as_str()));
+        assert_eq!(list.subset(0b1).map(|re| re.as_str().to_owned()), first);
+        assert!(list.subset(0).is_none());
+        // A set of more patterns than a set is compiled for gets the whole list at once.
+        let list = List::bounded(FORCED, 2);
+        let many = list.subset(0b111_1111).map(|re| re.as_str().to_owned());
+        assert_eq!(many.as_deref(), Some(list.whole().as_str()));
     }
 }
