@@ -65,11 +65,15 @@ impl Server {
         };
         tokio::pin!(serving);
         tokio::select! {
-            result = &mut serving => result,
+            // The shutdown first: its first poll installs the signal handlers, before the
+            // session is first polled and can answer (a client may interrupt the server as
+            // soon as it is answered).
+            biased;
             () = shutdown => {
                 stop.cancel();
                 tokio::time::timeout(STOP_GRACE, serving).await.unwrap_or(Ok(()))
             }
+            result = &mut serving => result,
         }
     }
 }

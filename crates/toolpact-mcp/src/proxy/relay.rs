@@ -205,8 +205,11 @@ impl Relay {
             tokio::spawn(async move { relay.watch_deadlines().await })
         };
         tokio::select! {
-            () = self.client_loop(client) => {}
+            // The shutdown first, so that the signal handlers are in place before the client
+            // gets its first answer.
+            biased;
             () = shutdown => {}
+            () = self.client_loop(client) => {}
         }
         self.close().await;
         pump.abort();
