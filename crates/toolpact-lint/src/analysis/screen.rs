@@ -629,6 +629,45 @@ impl Screen {
     }
 }
 
+/// The prose strings (those with a space, values and keys) of the JSON files under
+/// `fixtures/<dir>` for each of `dirs`, each once: the texts the screens' tests hold the
+/// screened searches to.
+#[cfg(test)]
+pub(crate) fn fixture_prose(dirs: &[&str]) -> Vec<String> {
+    fn strings(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    out.push(k.clone());
+                    strings(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut texts = Vec::new();
+    let mut pending: Vec<_> = dirs.iter().map(|d| root.join(d)).collect();
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+                strings(&value, &mut texts);
+            }
+        }
+    }
+    texts.retain(|t| t.contains(' '));
+    texts.sort_unstable();
+    texts.dedup();
+    texts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -468,7 +468,7 @@ impl List {
         }
         if compiled.len() >= self.most || patterns.count_ones() > MAX_SUBSET_PATTERNS {
             drop(compiled);
-            return Some(Arc::clone(self.whole_arc()));
+            return Some(Arc::clone(self.whole()));
         }
         // Compiled under the lock, so that two workers do not compile the same set.
         let alternation = self
@@ -484,15 +484,10 @@ impl List {
         Some(re)
     }
 
-    fn whole_arc(&self) -> &Arc<Regex> {
+    /// The whole list as one alternation, compiled when first asked for.
+    pub(crate) fn whole(&self) -> &Arc<Regex> {
         self.whole
             .get_or_init(|| Arc::new(build(&self.expanded.join("|"))))
-    }
-
-    /// The whole list as one alternation.
-    #[cfg(test)]
-    pub(crate) fn whole(&self) -> &Regex {
-        self.whole_arc()
     }
 }
 
@@ -827,46 +822,10 @@ mod tests {
         assert_reads(&clean, false);
     }
 
-    /// Every string value and key of `value`, at any depth.
-    fn strings(value: &serde_json::Value, out: &mut Vec<String>) {
-        match value {
-            serde_json::Value::String(s) => out.push(s.clone()),
-            serde_json::Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
-            serde_json::Value::Object(map) => {
-                for (k, v) in map {
-                    out.push(k.clone());
-                    strings(v, out);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// The prose strings (those with a space) of the JSON files under `dir`, each once.
-    fn prose(dir: &std::path::Path) -> Vec<String> {
-        let mut texts = Vec::new();
-        let mut dirs = vec![dir.to_path_buf()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "json") {
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
-                    let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-                    strings(&value, &mut texts);
-                }
-            }
-        }
-        texts.retain(|t| t.contains(' '));
-        texts.sort_unstable();
-        texts.dedup();
-        texts
-    }
-
     #[test]
     fn the_patterns_a_text_lets_through_find_what_the_whole_list_finds() {
         use crate::analysis::poison::normalize::normalize;
+        use crate::analysis::screen::fixture_prose;
         let p = &*PATTERNS;
         let lists: [&List; 7] = [
             &p.forced,
@@ -880,9 +839,8 @@ mod tests {
         // Every string of the poisoning corpus, a quarter of the real servers' (the whole
         // lists are slow to search in a debug build), and runs of forty strings as one text,
         // where the patterns of many lists meet.
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut texts = prose(&root.join("security"));
-        texts.extend(prose(&root.join("servers")).into_iter().step_by(4));
+        let mut texts = fixture_prose(&["security"]);
+        texts.extend(fixture_prose(&["servers"]).into_iter().step_by(4));
         let together: Vec<String> = texts.chunks(40).step_by(8).map(|c| c.join(". ")).collect();
         let (mut searched, mut found) = (0, 0);
         for text in texts.iter().chain(&together) {

@@ -528,35 +528,9 @@ mod tests {
         assert_ne!(property_cues(texts[2]) & cue::PRECISE_FORMAT, 0);
     }
 
-    /// Every string of `value` with a space in it.
-    fn prose(value: &serde_json::Value, out: &mut Vec<String>) {
-        match value {
-            serde_json::Value::String(s) if s.contains(' ') => out.push(s.clone()),
-            serde_json::Value::Array(items) => items.iter().for_each(|v| prose(v, out)),
-            serde_json::Value::Object(map) => map.values().for_each(|v| prose(v, out)),
-            _ => {}
-        }
-    }
-
     #[test]
     fn a_screened_cue_matches_where_its_pattern_matches() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut texts = Vec::new();
-        let mut dirs = vec![root.join("servers"), root.join("quality")];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "json") {
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
-                    let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-                    prose(&value, &mut texts);
-                }
-            }
-        }
-        texts.sort_unstable();
-        texts.dedup();
+        let texts = crate::analysis::screen::fixture_prose(&["servers", "quality"]);
         assert!(texts.len() > 5_000, "{} texts", texts.len());
         // The same texts in capitals, with underscores and line breaks for spaces, and with
         // the Kelvin sign for a `k`, which Unicode's case folding matches.
