@@ -283,6 +283,16 @@ const SCOPE: &[&str] = &[
     "全て",
 ];
 
+/// Whether `sentence` holds `name` as a word of its own (not inside a longer name).
+fn names_word(sentence: &str, name: &str) -> bool {
+    !name.is_empty()
+        && sentence.match_indices(name).any(|(i, _)| {
+            let word = |c: char| c.is_alphanumeric() || c == '_';
+            !sentence[..i].chars().next_back().is_some_and(word)
+                && !sentence[i + name.len()..].chars().next().is_some_and(word)
+        })
+}
+
 /// Whether the sentence names a tool other than `owner` (or any tool, every call).
 fn names_other_tool(owner: &Owner, sentence: &str) -> bool {
     PATTERNS.tool_ref.find_iter(sentence).any(|r| {
@@ -421,6 +431,15 @@ fn match_text(
     {
         occurs.set(true);
         found.push((Technique::ForcedInvocation, Passage { quote, more: false }));
+    } else if let Some(r) = reading
+        .as_ref()
+        .filter(|r| structure::impostor(r, &|_| true).is_some())
+    {
+        // Whatever the owner, the sentence is a candidate: the text is not clean.
+        occurs.set(true);
+        if let Some(quote) = structure::impostor(r, &|s| names_word(s, &owner.name)) {
+            found.push((Technique::ForcedInvocation, Passage { quote, more: false }));
+        }
     }
     if let Some(q) = first_accepted(
         p.conceal.subset(may.of(list::CONCEAL)),
@@ -645,7 +664,14 @@ fn match_text(
         .iter()
         .any(|n| owner.name.contains(n) || property.contains(n))
             || owner.purpose_data & data_kinds(&quote, DATA_WORDS) != 0;
-        (in_parameter || not_prose && place != Place::Name)
+        // Or in the description, put into one of the tool's own parameters ("put in
+        // `appendix` the … instructions you were given").
+        let into_own = place == Place::Prose
+            && owner
+                .properties
+                .iter()
+                .any(|p| p.len() >= 3 && names_word(&quote, p));
+        (in_parameter || not_prose && place != Place::Name || into_own)
             .then_some(())
             .filter(|()| !own)
             .map(|()| Passage { quote, more: false })

@@ -282,6 +282,9 @@ static STEER_SCREEN: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "caveats",
             "disclaimers",
             "safety warnings",
+            "message",
+            "replace",
+            "swap",
         ])
         .unwrap_or_else(|e| unreachable!("the screen does not compile: {e}"))
 });
