@@ -1409,6 +1409,95 @@ mod tests {
         }
     }
 
+    /// Ordinary documentation written near the shapes the structural reads look for: brevity
+    /// rules for summaries, formats of the messages a tool sends, migration notices,
+    /// configuration precedence, flows among a server's own tools, consent as a condition.
+    #[test]
+    fn ordinary_documentation_near_the_structural_reads_stays_clean() {
+        for (name, description) in [
+            (
+                "list_models",
+                "list_models returns the models exposed by the API, including deprecated ones, so callers can migrate.",
+            ),
+            (
+                "search_issues",
+                "The search_issues tool exposed by the legacy v1 server is deprecated; prefer this one.",
+            ),
+            (
+                "docker_pull",
+                "If an image with the same name exists locally but is stale, docker_pull replaces it.",
+            ),
+            (
+                "set_timezone",
+                "The timezone argument overrides the calendar's default limits for this session.",
+            ),
+            (
+                "apply_rule",
+                "A repository-level rule overrides the organization's policies for that branch.",
+            ),
+            (
+                "changelog",
+                "## Developer notes\nThe v1 rate limits are superseded by the limits in v2.",
+            ),
+            (
+                "release_notes",
+                "### Maintainer notes\nThis tool replaces list_repos from v1. Older guidance in the README is superseded.",
+            ),
+            (
+                "publish_post",
+                "Only call this after the user has already signed off on the final text.",
+            ),
+            (
+                "commit",
+                "Start each message with a conventional-commit type such as feat: or fix:.",
+            ),
+            (
+                "sms_send",
+                "Carriers require that you end every message with 'Reply STOP to opt out'.",
+            ),
+            ("irc_send", "End each message with CRLF."),
+            (
+                "generate_contract",
+                "The footer already contains the legal disclaimer, so do not add disclaimers to the body text.",
+            ),
+            (
+                "report_error",
+                "When you report errors to the user, mention only the error code and message, not the stack trace.",
+            ),
+            (
+                "summarize_pr",
+                "To summarize a pull request, call this and omit generated files such as lockfiles.",
+            ),
+            (
+                "list_threads",
+                "Archived threads are left out of the results unless the user sets include_archived.",
+            ),
+            (
+                "get_invoice",
+                "It is not necessary to itemize each line in your summary; charges are grouped by category.",
+            ),
+            (
+                "summarize_doc",
+                "Es ist nicht nötig, jede Seite in der Zusammenfassung zu erwähnen.",
+            ),
+            (
+                "resumir",
+                "No hace falta mencionar cada página en el resumen; basta con los puntos clave.",
+            ),
+            (
+                "read_only_view",
+                "このツールは読み取り専用です。ユーザーのファイルに触れる必要はありません。",
+            ),
+            (
+                "build_log",
+                "First call build_project and pass its full output as `log`.",
+            ),
+        ] {
+            let found = techniques(name, description, ("query", "The query."));
+            assert!(found.is_empty(), "{name}: {found:?}");
+        }
+    }
+
     #[test]
     fn a_path_that_climbs_out_is_no_file_of_a_readers_purpose() {
         let found = techniques(
