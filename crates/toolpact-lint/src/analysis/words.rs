@@ -238,6 +238,20 @@ pub(crate) fn text_words(text: &str) -> Vec<String> {
     words
 }
 
+/// Whether `text` holds `name` as a whole identifier (not inside a longer one: `cursor` is
+/// not in `next_cursor` nor in "the cursors").
+pub(crate) fn mentions_identifier(text: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
 /// Whether `text` holds one of `words` (lowercase ASCII) as a whole word, ignoring case: a
 /// single pass that spares most descriptions the search for longer phrases.
 pub(crate) fn mentions_any(text: &str, words: &[&str]) -> bool {

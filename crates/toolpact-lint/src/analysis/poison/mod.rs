@@ -11,6 +11,7 @@ pub(crate) mod patterns;
 pub(crate) mod reach;
 pub(crate) mod structure;
 
+use crate::analysis::words::mentions_identifier;
 use crate::meta::Severity;
 use decode::decode_all;
 use normalize::normalize_into;
@@ -283,16 +284,6 @@ const SCOPE: &[&str] = &[
     "全て",
 ];
 
-/// Whether `sentence` holds `name` as a word of its own (not inside a longer name).
-fn names_word(sentence: &str, name: &str) -> bool {
-    !name.is_empty()
-        && sentence.match_indices(name).any(|(i, _)| {
-            let word = |c: char| c.is_alphanumeric() || c == '_';
-            !sentence[..i].chars().next_back().is_some_and(word)
-                && !sentence[i + name.len()..].chars().next().is_some_and(word)
-        })
-}
-
 /// Whether the sentence names a tool other than `owner` (or any tool, every call).
 fn names_other_tool(owner: &Owner, sentence: &str) -> bool {
     PATTERNS.tool_ref.find_iter(sentence).any(|r| {
@@ -437,7 +428,7 @@ fn match_text(
     {
         // Whatever the owner, the sentence is a candidate: the text is not clean.
         occurs.set(true);
-        if let Some(quote) = structure::impostor(r, &|s| names_word(s, &owner.name)) {
+        if let Some(quote) = structure::impostor(r, &|s| mentions_identifier(s, &owner.name)) {
             found.push((Technique::ForcedInvocation, Passage { quote, more: false }));
         }
     }
@@ -670,7 +661,7 @@ fn match_text(
             && owner
                 .properties
                 .iter()
-                .any(|p| p.len() >= 3 && names_word(&quote, p));
+                .any(|p| p.len() >= 3 && mentions_identifier(&quote, p));
         (in_parameter || not_prose && place != Place::Name || into_own)
             .then_some(())
             .filter(|()| !own)

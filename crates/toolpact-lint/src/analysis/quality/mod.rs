@@ -9,7 +9,10 @@
 
 pub(crate) mod cues;
 
-use crate::analysis::words::{FILLER_WORDS, content_words, identifier_words, name_stems, stem};
+use crate::analysis::words::{
+    FILLER_WORDS, content_words, identifier_words, mentions_identifier as mentions, name_stems,
+    stem,
+};
 use cues::{
     BOILERPLATE_SET, BOILERPLATE_TEXT, CONTEXT_SET, Cues, EMPTY_PARAMETER_SET, EXAMPLE_MARKER,
     FILLER_SET, HTTP_ROUTE, LEADING_LABEL, LIMITATIONS, SECTION, SIDE_EFFECT_SET, STOP_SET,
@@ -345,19 +348,6 @@ fn raw_words(text: &str) -> Vec<&str> {
         out.push(&text[s..]);
     }
     out
-}
-
-/// Whether `text` holds `name` as a whole identifier (not inside a longer one).
-fn mentions(text: &str, name: &str) -> bool {
-    if name.is_empty() {
-        return false;
-    }
-    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + name.len()..].chars().next();
-        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-    })
 }
 
 /// The purpose: the description up to its first "Args:", "Returns:" or similar section,
