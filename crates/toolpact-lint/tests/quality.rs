@@ -151,6 +151,9 @@ struct Labelled {
     /// The tools held out of the first draw, read while tuning since the second draw
     /// replaced them (`sample.py --round 2`).
     first_held_out: Vec<bool>,
+    /// The second draw, held out until the third replaced it (`sample.py --round 3`), read
+    /// while tuning since.
+    second_held_out: Vec<bool>,
     report: Report,
 }
 
@@ -166,10 +169,14 @@ fn checked() -> Labelled {
         .iter()
         .map(|e| e["held_out"].as_bool().unwrap())
         .collect();
-    let first_held_out = entries
-        .iter()
-        .map(|e| e["first_held_out"].as_bool().unwrap_or(false))
-        .collect();
+    let marked = |key: &str| {
+        entries
+            .iter()
+            .map(|e| e[key].as_bool().unwrap_or(false))
+            .collect()
+    };
+    let first_held_out = marked("first_held_out");
+    let second_held_out = marked("second_held_out");
     let tools: Vec<&Value> = entries.iter().map(|e| &e["tool"]).collect();
     let list = serde_json::json!({ "tools": tools }).to_string();
     let catalog = Catalog::from_str_named(&list, "fixtures/quality/tools.json", None).unwrap();
@@ -184,13 +191,14 @@ fn checked() -> Labelled {
         ids,
         held_out,
         first_held_out,
+        second_held_out,
         report: check(&catalog, &settings),
     }
 }
 
-/// For each component and each part of the set (all, tuning, held out), the agreement of
-/// the rules with the final labels.
-fn measure(labelled: &Labelled) -> Vec<(&'static str, [Agreement; 4])> {
+/// For each component and each part of the set (all, tuning, held out, and the two former
+/// held-out parts, now tuning), the agreement of the rules with the final labels.
+fn measure(labelled: &Labelled) -> Vec<(&'static str, [Agreement; 5])> {
     let labels = ratings("labels.tsv");
     let mut flagged: HashMap<(usize, &str), bool> = HashMap::new();
     for finding in &labelled.report.findings {
@@ -223,6 +231,7 @@ fn measure(labelled: &Labelled) -> Vec<(&'static str, [Agreement; 4])> {
                     part(&|i| !labelled.held_out[i]),
                     part(&|i| labelled.held_out[i]),
                     part(&|i| labelled.first_held_out[i]),
+                    part(&|i| labelled.second_held_out[i]),
                 ],
             )
         })
@@ -464,6 +473,7 @@ fn the_rules_agree_with_the_labels() {
             "tuning",
             "held out",
             "first draw's held-out part (tuning)",
+            "second draw (tuning)",
         ]
         .iter()
         .zip(parts)
@@ -477,12 +487,12 @@ fn the_rules_agree_with_the_labels() {
     // The figures `docs/quality.md` reports, on the whole set, against the settled labels: a
     // rule that gets worse on them fails here.
     let floors: [(f64, f64, f64); 6] = [
-        (0.83, 0.68, 0.71),
-        (0.92, 0.97, 0.89),
-        (0.92, 0.92, 0.85),
-        (0.87, 0.61, 0.66),
-        (0.80, 0.82, 0.75),
-        (0.81, 0.65, 0.69),
+        (0.78, 0.71, 0.70),
+        (0.92, 0.98, 0.88),
+        (0.87, 0.92, 0.81),
+        (0.89, 0.62, 0.66),
+        (0.83, 0.83, 0.78),
+        (0.79, 0.54, 0.60),
     ];
     for ((name, parts), (precision, recall, kappa)) in measured.iter().zip(floors) {
         let all = parts[0];
