@@ -888,6 +888,41 @@ fn is_obfuscated(text: &str) -> bool {
     false
 }
 
+/// Whether a tool's name is an ASCII name with a letter changed for a look-alike of another
+/// script (a Cyrillic `е` in `sеnd_email`) or split by an invisible character, to pass for
+/// another tool's. Latin letters outside ASCII (`œuvre`, `kayıt`), fullwidth forms beside
+/// Japanese, and names in other scripts are names of their own.
+fn passes_for_another(name: &str) -> bool {
+    let chars: Vec<char> = name.chars().collect();
+    let latin = |c: char| {
+        ('\u{0080}'..='\u{024F}').contains(&c)
+            || ('\u{1E00}'..='\u{1EFF}').contains(&c)
+            || ('\u{2C60}'..='\u{2C7F}').contains(&c)
+            || ('\u{A720}'..='\u{A7FF}').contains(&c)
+            || ('\u{AB30}'..='\u{AB6F}').contains(&c)
+            || ('\u{FB00}'..='\u{FB06}').contains(&c)
+            || ('\u{FF01}'..='\u{FF5E}').contains(&c)
+    };
+    chars.iter().enumerate().any(|(i, &c)| {
+        let around = i
+            .checked_sub(1)
+            .and_then(|p| chars.get(p))
+            .zip(chars.get(i + 1));
+        let Some((prev, next)) = around else {
+            return false;
+        };
+        let between_ascii = prev.is_ascii_alphabetic() && next.is_ascii_alphabetic();
+        let look_alike = !c.is_ascii()
+            && c.is_alphabetic()
+            && !latin(c)
+            && unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
+                .all(|s| s.is_ascii_alphabetic());
+        let split = normalize::is_invisible(c)
+            && !matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE0F}' | '\u{FE0E}');
+        between_ascii && (look_alike || split)
+    })
+}
+
 /// A name or a property name in camel case with its words apart (`recentUserMessages` →
 /// `recent User Messages`), or `None` when it has no capital after a lower-case letter or
 /// a digit, or is not a name.
@@ -941,7 +976,7 @@ fn scan_string(
     let obfuscated = !text.is_ascii() && is_obfuscated(text);
     let mut found = Vec::new();
     let mut occurs = match_text(owner, pointer, place, (text, buf), obfuscated, &mut found);
-    if obfuscated && place == Place::Name {
+    if place == Place::Name && passes_for_another(text) {
         // A tool's name spelled with look-alike letters, hidden separators or fullwidth
         // forms (`sеnd_email` with a Cyrillic `е`) is made to pass for another tool's and
         // take the calls meant for it.
@@ -1330,7 +1365,16 @@ mod tests {
             impostor.contains(&Technique::ForcedInvocation),
             "{impostor:?}"
         );
-        for name in ["send_email", "メール送信", "envoyer_courriel"] {
+        for name in [
+            "send_email",
+            "メール送信",
+            "envoyer_courriel",
+            "\u{0153}uvre_search",
+            "kay\u{0131}t_ekle",
+            "\u{FF30}\u{FF24}\u{FF26}\u{5909}\u{63DB}",
+            "sendTelegram\u{0421}\u{043E}\u{043E}\u{0431}\u{0449}\u{0435}\u{043D}\u{0438}\u{0435}",
+            "\u{03BC}g_to_mg",
+        ] {
             let own = techniques(name, "Sends an e-mail.", ("to", "Recipient."));
             assert!(
                 !own.contains(&Technique::ForcedInvocation),
