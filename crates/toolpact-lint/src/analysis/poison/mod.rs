@@ -860,6 +860,14 @@ fn is_speech_purpose(purpose: &str) -> bool {
     })
 }
 
+/// Whether `c` is a letter outside ASCII whose TR39 skeleton is ASCII letters: a look-alike
+/// of a Latin letter (a Cyrillic `е`, a Greek `ο`).
+fn reads_as_latin(c: char) -> bool {
+    !c.is_ascii()
+        && c.is_alphabetic()
+        && unicode_security::skeleton(c.encode_utf8(&mut [0; 4])).all(|s| s.is_ascii_alphabetic())
+}
+
 /// Whether a text splits or disguises its words: invisible separators inside a word (not the
 /// joiners and selectors of emoji), fullwidth letters, or letters of another script among
 /// Latin ones.
@@ -873,11 +881,8 @@ fn is_obfuscated(text: &str) -> bool {
             && prev.is_alphanumeric()
             && next.is_alphanumeric();
         let fullwidth = ('\u{FF01}'..='\u{FF5E}').contains(&c);
-        let look_alike = !c.is_ascii()
-            && c.is_alphabetic()
-            && (prev.is_ascii_alphabetic() || next.is_ascii_alphabetic())
-            && unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
-                .all(|s| s.is_ascii_alphabetic());
+        let look_alike =
+            (prev.is_ascii_alphabetic() || next.is_ascii_alphabetic()) && reads_as_latin(c);
         if splits || fullwidth || look_alike {
             return true;
         }
@@ -912,11 +917,7 @@ fn passes_for_another(name: &str) -> bool {
             return false;
         };
         let between_ascii = prev.is_ascii_alphabetic() && next.is_ascii_alphabetic();
-        let look_alike = !c.is_ascii()
-            && c.is_alphabetic()
-            && !latin(c)
-            && unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
-                .all(|s| s.is_ascii_alphabetic());
+        let look_alike = !latin(c) && reads_as_latin(c);
         let split = normalize::is_invisible(c)
             && !matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE0F}' | '\u{FE0E}');
         between_ascii && (look_alike || split)

@@ -249,6 +249,12 @@ const COMMENT_REQUESTS: &[&str] = &[
 /// placeholder ("<!-- 请在此描述您的更改 -->") asks its reader to write, not the model to act.
 const COMMENT_CALLS: &[&str] = &["呼び出", "调用", "調用", "호출", "ツール", "工具", "도구"];
 
+/// Whether `text` holds a name in snake case, as tools are named (`http_request`).
+fn names_identifier(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w.contains('_') && w.len() >= 4 && w.starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
 /// Whether an HTML comment's body opens with a label for the assistant ("assistant guidance:",
 /// "AI-facing, not rendered:", "agent notes:"): text the rendered description hides, kept for
 /// the model alone.
@@ -290,10 +296,7 @@ fn labelled_for_the_assistant(comment: &str) -> bool {
     ]
     .iter()
     .any(|w| rest.contains(w))
-        || rest.contains("call ")
-            && rest
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .any(|w| w.contains('_') && w.len() >= 4);
+        || rest.contains("call ") && names_identifier(rest);
     addressed && for_it && orders
 }
 
@@ -305,13 +308,8 @@ fn comment_request(text: &str) -> Option<&str> {
         let body = &rest[open..];
         let end = body.find("-->").map_or(body.len(), |e| e + 3);
         let comment = &body[..end];
-        let names_tool = comment
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .any(|w| {
-                w.contains('_') && w.len() >= 4 && w.starts_with(|c: char| c.is_ascii_lowercase())
-            });
         if COMMENT_REQUESTS.iter().any(|r| comment.contains(r))
-            && (names_tool || COMMENT_CALLS.iter().any(|c| comment.contains(c)))
+            && (names_identifier(comment) || COMMENT_CALLS.iter().any(|c| comment.contains(c)))
             || labelled_for_the_assistant(comment)
         {
             return Some(comment);
