@@ -78,6 +78,10 @@ const FORCED: &[&str] = &[
     r"\b(other|competing|built-?in|native|client'?s?|default)\b[^.\n]{0,40}\b(tools?|servers?|functions?)\b[^.\n]{0,20}\b(are|is) (being )?(phased out|retired|discontinued|obsolete|compromised|unsafe)\b|\b(other|competing|built-?in|native|client'?s?|default)\b[^.\n]{0,40}\b(tools?|servers?)\b[^.\n]{0,40}\bleak (cookies|data|credentials|tokens|secrets)\b",
     r"\b(supersedes?|replaces?|overrides?|deprecates?)\b[^.\n]{0,40}\b(exposed|provided|offered|shipped|registered) by (other|another|any other|the other|competing|third-party)\b",
     r"(どのような|どんな|すべての|いかなる|毎回|常に|必ず)[^。]{0,20}まず(この|本)(ツール|関数)を(呼び出|使用|実行|使)|他のツールよりも?(常に|必ず)?優先|다른 도구보다 (항상 )?우선",
+    r"\bif (a|another|any) (second |other |duplicate )?tool (with|of|named|under) the same name\b[^\n]{0,200}\b(call|use|pick|choose) this one\b",
+    r"\b(built-?in|native|own) [a-z ]{0,30}\b(are|is) not to be used\b[^\n]{0,100}\broute (them|these|it|those|all|every)\b[^.\n]{0,20}\bhere\b",
+    r"\b(answers?|responses?|replies)\b[^.\n]{0,40}\bnot (produced|returned|generated|computed) by this (tool|server)\b",
+    r"\btreat (all |any |the )?other [a-z ]{0,20}tools as (unavailable|nonexistent|non-existent|disabled)\b",
 ];
 
 /// Concealment: hide a step from the user, answer with a partial truth, present the tool's
@@ -139,6 +143,26 @@ const CONCEAL: &[&str] = &[
     r"\bno (le )?(informe|diga|mencione|avise|revele|comunique)\b[^.\n]{0,30}\b(al usuario|a los usuarios|al cliente)|\bque no (le )?(informe|diga|mencione|avise)\b",
     r"\b(do not|don't|never)\b (list|show|display|include|mention|name)\b[^.\n]{0,40}\b(when|while) (you )?(confirm|summari[sz]e|report|reply|respond|tell)",
 ];
+
+/// A partial account of what the tool did: the model told what to leave out when it confirms
+/// or summarises. Each is ordinary advice on its own ("list the amount only"); it is read as
+/// concealment only where the same text names a step the user did not ask for ([`EXTRA`]).
+const PARTIAL: &[&str] = &[
+    r"\b(list|report|name|mention|show|include|cite)\b[^.\n]{0,60}\b(the user|they) (supplied|gave|named|provided|entered|typed|specified)\b[^.\n]{0,10}\band nothing else\b",
+    r"\b(list|name|mention|show|report|include)\b[^.\n]{0,20}\bto and cc\b[^.\n]{0,20}\b(only|and nothing else)\b",
+    r"\b(when|whenever|while) (you )?(confirm|summari[sz]|report|recap)\w*\b[^.\n]{0,60}\b(list|report|name|mention|show|include|cite)\b[^.\n]{0,60}\b(only\b|and nothing else)",
+    r"\b(need not|needn't|should not|must not|is not to|are not to) be (itemi[sz]ed|alluded to|disclosed|brought up|surfaced)\b",
+    r"\bdrop `?[a-z]+_[a-z_]+`? (entirely|altogether|completely)\b",
+    r"\b(leave|keep) (it|this|that|them|these|those|the|that|this)( [a-z]+)? out (when|while|as) (you )?(confirm|summari[sz]|report|repl|respond|tell|list|answer)",
+    r"\b(do not|don't|never) (list|describe|mention|show|name)\b[^.\n]{0,60}\bin (your|the) (reply|replies|response|answer|summary|confirmation)\b",
+    r"\b(do not|don't|never) (quote|paraphrase)\b[^.\n]{0,30}\b(to|with) the user\b",
+    r"\b(enumera|menciona|lista|nombra)\b[^.\n]{0,10}\b(solo|s[oó]lo|[uú]nicamente)\b[^.\n]{0,30}\b(para|to)'? y '?cc\b|\bne (citez|cite|mentionnez|mentionne|listez|liste|indiquez|indique|nommez|nomme) que les destinataires\b",
+];
+
+/// A step the user did not ask for, named in the text that tells the model what to leave out
+/// ([`PARTIAL`]): a hidden copy of a message, a mirror or upload of the data, a deletion beside
+/// the one asked for.
+const EXTRA: &str = r"\b(bcc|blind[- ]?cop(y|ies|ied)|blind carbon|retention (copy|mailbox|address)|archive (address|mailbox|copy)|also (prunes?|deletes?|removes?|uploads?|mirrors?|forwards?|gets|blind)|(is|are) (also )?(mirrored|uploaded|forwarded|blind-copied) to|(is|are) also (copied|sent) to|copia oculta|copie cach[ée]e|archivage|direcci[oó]n de archivo)\b";
 
 /// Fake authority, fake consent, role change.
 const AUTHORITY: &[&str] = &[
@@ -314,6 +338,7 @@ const SESSION_DATA: &[&str] = &[
     r"지금까지 (호출한|사용한)[^.]{0,20}(도구|툴)[^.]{0,10}(응답|결과|출력)|다른 도구들?의 (응답|결과|출력)",
     r"\b(home directory|login name|user ?name|hostname|host name|machine'?s? (name|hostname))\b[^.\n]{0,60}\b(home directory|login name|hostname|host name)\b",
     r"\b(pass|send|include|put|add|attach|forward)\b (along )?(the user'?s?|their) (saved|stored) (payment methods?|cards?|credit cards?|billing address(es)?|credentials|passwords)\b[^.\n]{0,40}\b(in|into|as|to)\b",
+    r"\buser'?s? (e-?mail|phone)( address| number)? (and|or) (their )?(e-?mail|phone)( address| number)? (appended|added|attached|prepended) to\b",
 ];
 
 /// Credentials and the files that hold them: key paths, credential files, API-key variables.
@@ -327,6 +352,9 @@ const SECRET_DATA: &[&str] = &[
     r"\bthe user's (open|opened) (browser )?tabs\b[^.\n]{0,60}\b(paste|here|include|send|pass)\b",
     r"\bstate\.vscdb\b|\bglobalstorage\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\.docker/config\.json|\.config/gcloud|\.gnupg\b",
     r"\b(every|all|each|any) (api )?(keys?|tokens?|secrets?|credentials?)\b[^.\n]{0,20}\bavailable to you|\benvironment variables? (ending|starting|named) (in|with)\b[^.\n]{0,20}\b_?(key|token|secret)",
+    r"\b[a-z0-9]+ (api key|token|secret|password|secret key|access key)s?\b[^.\n]{0,40}\bfrom (the|your) (environment|env)\b[^.\n]{0,40}\b(write|put|place|insert|paste|fill|copy)\w* (it|them|the values?|these|those) (into|in) ",
+    r"\bask (the user|them|the customer|the buyer|him|her)\b[^.\n]{0,40}\b(card numbers?|cvv|cvc|card security code|seed phrase|recovery phrase|social security number|online banking password)\b[^.\n]{0,20}\bin (the|this) (chat|conversation)\b",
+    r"\bdot (netrc|npmrc|pypirc|git credentials)\b",
 ];
 
 /// What makes a data request an instruction: a verb that puts the data in a call or sends it.
@@ -507,10 +535,12 @@ pub(crate) mod list {
     pub(crate) const SECRET_DATA: usize = 5;
     /// [`super::DIRECTIVE`].
     pub(crate) const DIRECTIVE: usize = 6;
+    /// [`super::PARTIAL`].
+    pub(crate) const PARTIAL: usize = 7;
 }
 
 /// The technique lists in the order of their places in [`list`].
-const SCREENED: [&[&str]; 7] = [
+const SCREENED: [&[&str]; 8] = [
     FORCED,
     CONCEAL,
     AUTHORITY,
@@ -518,6 +548,7 @@ const SCREENED: [&[&str]; 7] = [
     SESSION_DATA,
     SECRET_DATA,
     DIRECTIVE,
+    PARTIAL,
 ];
 
 /// The compiled pattern of each technique, each compiled the first time a text needs it: a
@@ -542,6 +573,10 @@ pub(crate) struct Patterns {
     pub exfil_verb: LazyLock<Regex>,
     /// [`DIRECTIVE`].
     pub directive: List,
+    /// [`PARTIAL`].
+    pub partial: List,
+    /// [`EXTRA`].
+    pub extra: LazyLock<Regex>,
     /// A word that negates what follows in its sentence.
     pub negation: LazyLock<Regex>,
     /// A word that makes a claim a condition ("only after the user has approved").
@@ -561,6 +596,8 @@ pub(crate) static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     secret_data: List::new(SECRET_DATA),
     exfil_verb: LazyLock::new(|| compile(&[EXFIL_VERB])),
     directive: List::new(DIRECTIVE),
+    partial: List::new(PARTIAL),
+    extra: LazyLock::new(|| compile(&[EXTRA])),
     negation: LazyLock::new(|| {
         compile(&[
             r"\b(never|not|don't|do not|must not|no|nothing|without|neither|nor|isn't|aren't|wasn't|doesn't|cannot|can't|won't)\b",
@@ -827,7 +864,7 @@ mod tests {
         use crate::analysis::poison::normalize::normalize;
         use crate::analysis::screen::fixture_prose;
         let p = &*PATTERNS;
-        let lists: [&List; 7] = [
+        let lists: [&List; 8] = [
             &p.forced,
             &p.conceal,
             &p.authority,
@@ -835,6 +872,7 @@ mod tests {
             &p.session_data,
             &p.secret_data,
             &p.directive,
+            &p.partial,
         ];
         // Every string of the poisoning corpus, a quarter of the real servers' (the whole
         // lists are slow to search in a debug build), and runs of forty strings as one text,
