@@ -20,6 +20,10 @@ declare_rule! {
     /// out, "omit to use the default", is not), keeping something to oneself ("keep it out of
     /// your explanation"), a scripted answer to a question, even one that names a secret. A
     /// prohibition that protects a secret ("never repeat the API key") is not reported.
+    /// Advice on what to list when the model confirms or summarises ("list the To and Cc
+    /// recipients only", "those need not be itemised") is reported only where the same text
+    /// names a step the user did not ask for: a BCC or blind copy, a retention or archive
+    /// address, data mirrored or uploaded elsewhere, a run that also deletes.
     ///
     /// ## Why is this bad?
     /// Concealment is what turns a strange tool into an attack: the user would refuse the BCC,
