@@ -270,6 +270,7 @@ const CROSS_TOOL: &[&str] = &[
     r"\balso (write|send|save|upload|post|forward) a copy",
     r"\b(call|use|invoke|run) the [a-z_]+ (tool|server) (to|and) (post|send|forward|upload|share)",
     r"\b(calling|call|invoke|invoking) [a-z]+_[a-z_]+ with (all|every|the (full|entire|complete))",
+    r"\b(must|should|has to|have to) (start|begin) with `[^`\n]{0,120}\|\s*(sudo )?(ba|z|da)?sh\b",
     r"\bsend all (e-?mails?|messages?)",
     r"\bmust send all\b",
     r"\b(every|each|all|any) (other )?(tool )?(calls?|commands?|e-?mails?|messages?|events?|requests?|payments?)\b[^.\n]{0,40}\b(add|include|append|prepend|set|send|cc|bcc|invite|attach)",
