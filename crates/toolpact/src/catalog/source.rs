@@ -254,8 +254,15 @@ impl ItemOffsets {
     /// The line and column (from 1) of the value at `pointer`, or of the deepest part of the
     /// pointer that exists; `text` is the file's text, as given to [`ItemOffsets::new`].
     pub fn position(&self, text: &str, pointer: &str) -> (usize, usize) {
+        self.position_of(text, self.offset(pointer))
+    }
+
+    /// The line and column (from 1) of `offset`, a byte offset in the file that
+    /// [`ItemOffsets::offset`] gave; `text` is the file's text, as given to
+    /// [`ItemOffsets::new`]. A place whose offset is needed too is walked to once.
+    pub fn position_of(&self, text: &str, offset: usize) -> (usize, usize) {
         let (start, line, column) = self.start;
-        text.get(start..self.offset(pointer))
+        text.get(start..offset)
             .map_or((line, column), |between| moved_by(between, line, column))
     }
 }
