@@ -3,7 +3,7 @@
 //! paraphrases share, so that "looks up open tickets by keyword" (`lookup_tickets`, `keyword`)
 //! meets "finds tickets that match a query" (`find_tickets`, `query`).
 
-use crate::analysis::words::{COMPARISON_STOP_WORDS, for_each_identifier_word, normal_word};
+use crate::analysis::words::{for_each_identifier_word, is_comparison_stop_word, normal_word};
 use toolpact::Tool;
 
 /// What a tool does, in a form that paraphrases share.
@@ -387,9 +387,7 @@ fn description_words(description: &str) -> Vec<String> {
         }
         lower.clear();
         lower.extend(raw.chars().flat_map(char::to_lowercase));
-        if lower.chars().nth(1).is_none()
-            || COMPARISON_STOP_WORDS.binary_search(&lower.as_str()).is_ok()
-        {
+        if lower.chars().nth(1).is_none() || is_comparison_stop_word(&lower) {
             continue;
         }
         words.push(normal_word(&lower).to_owned());

@@ -480,6 +480,34 @@ pub(crate) const COMPARISON_STOP_WORDS: &[&str] = &[
     "what", "when", "where", "which", "while", "who", "will", "with", "would", "you", "your",
 ];
 
+/// Whether `word` is one of [`COMPARISON_STOP_WORDS`]. Every word of the list is at most
+/// seven bytes, so each is searched as a number made of its bytes and its length: a few
+/// comparisons of numbers, where a search of the strings compares bytes at every step (the
+/// overlap rule asks this of every word of every tool).
+pub(crate) fn is_comparison_stop_word(word: &str) -> bool {
+    static KEYS: LazyLock<Vec<u64>> = LazyLock::new(|| {
+        let mut keys: Vec<u64> = COMPARISON_STOP_WORDS
+            .iter()
+            .filter_map(|w| short_word_key(w))
+            .collect();
+        keys.sort_unstable();
+        keys
+    });
+    short_word_key(word).is_some_and(|key| KEYS.binary_search(&key).is_ok())
+}
+
+/// A word of at most seven bytes as a number: its bytes, then its length in the last byte,
+/// so that no two words share a number. `None` for a longer word.
+fn short_word_key(word: &str) -> Option<u64> {
+    let bytes = word.as_bytes();
+    let mut key = [0u8; 8];
+    key.get_mut(..bytes.len())
+        .filter(|_| bytes.len() < 8)?
+        .copy_from_slice(bytes);
+    key[7] = u8::try_from(bytes.len()).ok()?;
+    Some(u64::from_le_bytes(key))
+}
+
 /// Words that name a kind of thing without saying which: "the data", "input value", "a
 /// tool", "details".
 pub(crate) const FILLER_WORDS: &[&str] = &[
@@ -563,6 +591,42 @@ mod tests {
     fn stop_words_are_sorted_for_binary_search() {
         for list in [STOP_WORDS, COMPARISON_STOP_WORDS] {
             assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
+        }
+    }
+
+    #[test]
+    fn a_comparison_stop_word_is_found_by_its_number_as_by_its_text() {
+        let mut words: Vec<String> = COMPARISON_STOP_WORDS
+            .iter()
+            .map(|w| (*w).to_owned())
+            .collect();
+        for w in COMPARISON_STOP_WORDS {
+            words.extend([
+                format!("{w}s"),
+                format!("x{w}"),
+                format!("{w}\0"),
+                w.to_uppercase(),
+            ]);
+            words.push(w[..w.len() - 1].to_owned());
+        }
+        words.extend(
+            [
+                "",
+                "\0",
+                "abcdefg",
+                "abcdefgh",
+                "thisisalongword",
+                "é",
+                "toolé",
+            ]
+            .map(str::to_owned),
+        );
+        for word in &words {
+            assert_eq!(
+                is_comparison_stop_word(word),
+                COMPARISON_STOP_WORDS.binary_search(&word.as_str()).is_ok(),
+                "{word:?}"
+            );
         }
     }
 

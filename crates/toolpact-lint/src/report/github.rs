@@ -31,7 +31,7 @@ pub(super) fn render(report: &Report, sources: &Sources) -> String {
             file, line, column, ..
         }) = placer.place(f)
         {
-            properties.push(format!("file={}", escape_property(&file)));
+            properties.push(format!("file={}", escape_property(file)));
             properties.push(format!("line={line}"));
             properties.push(format!("col={column}"));
         }

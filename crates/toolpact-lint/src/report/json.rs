@@ -22,7 +22,7 @@ struct Entry<'r> {
     severity: Severity,
     tool: Option<&'r str>,
     pointer: &'r str,
-    file: Option<String>,
+    file: Option<&'r str>,
     line: Option<usize>,
     column: Option<usize>,
     message: &'r str,

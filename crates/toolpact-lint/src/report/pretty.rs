@@ -6,7 +6,7 @@
 use super::place::{Placer, Sources};
 use crate::finding::Finding;
 use serde::Serialize;
-use serde_json::ser::{PrettyFormatter, Serializer};
+use serde_json::ser::{Formatter, PrettyFormatter, Serializer};
 use std::io::{self, Write};
 use toolpact::parallel::map_pieces;
 
@@ -14,37 +14,90 @@ use toolpact::parallel::map_pieces;
 /// written on one thread.
 pub(super) const ROUND: usize = 8192;
 
-/// Writes into a buffer, adding `indent` after every line break: a value written pretty at
-/// the top level comes out as it reads nested that deep in the document. serde_json escapes
-/// line breaks inside strings, so every line break it writes is one of the layout's.
-struct Indented<'b> {
-    out: &'b mut Vec<u8>,
+/// Writes through to `out`, adding `indent` after every line break.
+struct Indented<'w, W: ?Sized> {
+    out: &'w mut W,
     indent: &'static [u8],
 }
 
-impl Write for Indented<'_> {
+impl<W: ?Sized + Write> Write for Indented<'_, W> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         let mut lines = bytes.split(|&b| b == b'\n');
         if let Some(first) = lines.next() {
-            self.out.extend_from_slice(first);
+            self.out.write_all(first)?;
         }
         for line in lines {
-            self.out.push(b'\n');
-            self.out.extend_from_slice(self.indent);
-            self.out.extend_from_slice(line);
+            self.out.write_all(b"\n")?;
+            self.out.write_all(self.indent)?;
+            self.out.write_all(line)?;
         }
         Ok(bytes.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+        self.out.flush()
+    }
+}
+
+/// serde_json's pretty layout, two spaces a level, with `indent` after every line break: a
+/// value written at the top level comes out as it reads nested that deep in the document.
+/// Only the layout (brackets, commas, line breaks and colons) passes through [`Indented`]:
+/// strings and numbers never hold a line break of the layout (serde_json escapes line breaks
+/// inside strings), so they are written straight, as the pretty formatter writes them.
+struct Nested {
+    pretty: PrettyFormatter<'static>,
+    indent: &'static [u8],
+}
+
+impl Nested {
+    /// Runs one of the pretty formatter's layout steps, its line breaks indented.
+    fn layout<W: ?Sized + Write>(
+        &mut self,
+        out: &mut W,
+        step: impl FnOnce(&mut PrettyFormatter<'static>, &mut Indented<'_, W>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut out = Indented {
+            out,
+            indent: self.indent,
+        };
+        step(&mut self.pretty, &mut out)
+    }
+}
+
+/// The layout steps of [`Formatter`], each passed to the pretty formatter through
+/// [`Nested::layout`].
+macro_rules! layout_steps {
+    ($($step:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(
+            fn $step<W: ?Sized + Write>(&mut self, out: &mut W $(, $arg: $ty)*) -> io::Result<()> {
+                self.layout(out, |f, out| f.$step(out $(, $arg)*))
+            }
+        )*
+    };
+}
+
+impl Formatter for Nested {
+    layout_steps! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        end_object_key();
+        begin_object_value();
+        end_object_value();
     }
 }
 
 /// Writes `value` pretty, as it reads at the depth of `indent` (two spaces a level).
 pub(super) fn write_nested(out: &mut Vec<u8>, value: &impl Serialize, indent: &'static [u8]) {
-    let writer = Indented { out, indent };
-    let mut serializer = Serializer::with_formatter(writer, PrettyFormatter::with_indent(b"  "));
+    let formatter = Nested {
+        pretty: PrettyFormatter::with_indent(b"  "),
+        indent,
+    };
+    let mut serializer = Serializer::with_formatter(out, formatter);
     // Writing into memory cannot fail, and these values have no map with non-string keys.
     let _ = value.serialize(&mut serializer);
 }

@@ -148,7 +148,7 @@ pub(super) fn render(report: &Report, sources: &Sources, color: bool) -> String 
         }) = &at
         {
             let _ = writeln!(out, "{}--> {file}:{line}:{column}", " ".repeat(width));
-            if let Some((text, index)) = sources.get_key_value(file).map(|(name, text)| {
+            if let Some((text, index)) = sources.get_key_value(*file).map(|(name, text)| {
                 let index = lines
                     .entry(name.as_str())
                     .or_insert_with(|| LineIndex::new(text));

@@ -1,9 +1,9 @@
 //! Parsing a document into a `serde_json::Value`, on the machine's cores when it is large.
 //!
-//! A large document is first read through once without building anything, which checks all
-//! of its syntax (and its depth) as one parse would and finds where each of its large
-//! containers' members lies; the members are then built on the cores and put together in
-//! their order. The value is the one `serde_json::from_str` builds: members in the order
+//! A large document's outer container is first read through without building its members,
+//! which checks all of its syntax as one parse would and finds where each member lies (a
+//! large member is read the same way, for its own members); the members are then built on
+//! the cores and put together in their order. The value is the one `serde_json::from_str` builds: members in the order
 //! written, and a key written twice keeps its first place and its last value.
 
 use crate::catalog::compact;
@@ -53,19 +53,23 @@ pub(crate) fn parse(text: &str) -> Result<Value, ParseError> {
     if text.len() < SPLIT_FROM {
         return compact::from_str(text).map_err(|e| ParseError::at(text, 0, e));
     }
-    let whole: &RawValue = serde_json::from_str(text).map_err(|e| ParseError::at(text, 0, e))?;
-    build(text, whole, true)
+    // No reading of the whole document first: splitting a container reads all of its syntax
+    // as that reading would, and finds the same first error at the same place.
+    build(text, text.trim_start_matches(JSON_SPACE), true)
 }
+
+/// What JSON reads as white space between values.
+const JSON_SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
 /// Where `part` (a slice of `text`) starts in it.
 fn start_of(text: &str, part: &str) -> usize {
     (part.as_ptr() as usize).saturating_sub(text.as_ptr() as usize)
 }
 
-/// Builds the value of `raw`, a part of `text` whose syntax is known to be sound; when
-/// `split`, a large container is split into its members (see [`build_all`]).
-fn build(text: &str, raw: &RawValue, split: bool) -> Result<Value, ParseError> {
-    let json = raw.get();
+/// Builds the value of `json`, a part of `text` from the start of a value to the end of
+/// `text` or of that value; when `split`, a large container is split into its members (see
+/// [`build_all`]).
+fn build(text: &str, json: &str, split: bool) -> Result<Value, ParseError> {
     let start = start_of(text, json);
     let whole = || compact::from_str(json).map_err(|e| ParseError::at(text, start, e));
     if !split || json.len() < SPLIT_FROM {
@@ -98,13 +102,16 @@ fn build(text: &str, raw: &RawValue, split: bool) -> Result<Value, ParseError> {
 /// (`{"tools": [...]}` is split at its array).
 fn build_all(text: &str, members: &[&RawValue]) -> Result<Vec<Value>, ParseError> {
     if members.len() < 2 * LEAST_MEMBERS {
-        return members.iter().map(|raw| build(text, raw, true)).collect();
+        return members
+            .iter()
+            .map(|raw| build(text, raw.get(), true))
+            .collect();
     }
     let mut built = Vec::with_capacity(members.len());
     let pieces = map_pieces(members, LEAST_MEMBERS, |piece| {
         piece
             .iter()
-            .map(|raw| build(text, raw, false))
+            .map(|raw| build(text, raw.get(), false))
             .collect::<Result<Vec<_>, _>>()
     });
     for piece in pieces {
@@ -181,21 +188,26 @@ mod tests {
         let text = large();
         // A syntax error, found by the first reading; a number out of range and a lone
         // surrogate, found only when a member is built.
+        let placed_as_one_parse = |broken: &str| {
+            let expected = serde_json::from_str::<Value>(broken).unwrap_err();
+            let error = parse(broken).unwrap_err();
+            assert_eq!(
+                (error.line, error.column, error.error.classify()),
+                (expected.line(), expected.column(), expected.classify()),
+                "{error:?} against {expected}"
+            );
+        };
         let cut = text.len() / 2 + text[text.len() / 2..].find("\"name\"").unwrap();
         for bad in [
             "\"name\" \"x\",",
             "\"name\": 1e999, \"x\"",
             "\"name\": \"\\udc00\", \"x\"",
         ] {
-            let broken = format!("{}{}{}", &text[..cut], bad, &text[cut + 6..]);
-            let expected = serde_json::from_str::<Value>(&broken).unwrap_err();
-            let error = parse(&broken).unwrap_err();
-            assert_eq!(
-                (error.line, error.column, error.error.classify()),
-                (expected.line(), expected.column(), expected.classify()),
-                "{bad}: {error:?} against {expected}"
-            );
+            placed_as_one_parse(&format!("{}{}{}", &text[..cut], bad, &text[cut + 6..]));
         }
+        // A lone surrogate in a key of the outer object comes before a syntax error further
+        // on: one parse stops at the key.
+        placed_as_one_parse(&format!("{{\"\\udc00\": 1, {}", &text[1..text.len() / 2]));
         let first_line = format!("{{\"tools\": [1e999{}]}}", " ".repeat(SPLIT_FROM));
         let expected = serde_json::from_str::<Value>(&first_line).unwrap_err();
         let error = parse(&first_line).unwrap_err();

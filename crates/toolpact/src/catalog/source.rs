@@ -71,9 +71,14 @@ pub(crate) fn lookup<'v>(doc: &'v Value, path: &[Seg]) -> Option<&'v Value> {
 pub(crate) fn origins(text: &str, file: &str, paths: &[&[Seg]]) -> Vec<Origin> {
     let mut offsets = vec![0usize; paths.len()];
     let indexed: Vec<(usize, &[Seg])> = paths.iter().copied().enumerate().collect();
-    if let Ok(raw) = serde_json::from_str::<&RawValue>(text) {
-        locate(text, raw, &indexed, &mut offsets);
-    }
+    // The document was parsed before its origins are sought: its syntax is sound, and it is
+    // not read through a first time only to find where its value starts.
+    locate(
+        text,
+        text.trim_start_matches([' ', '\t', '\n', '\r']),
+        &indexed,
+        &mut offsets,
+    );
     let mut order: Vec<usize> = (0..paths.len()).collect();
     order.sort_by_key(|&i| offsets[i]);
     let mut positions = vec![(1, 1); paths.len()];
@@ -106,20 +111,22 @@ pub(crate) fn origins(text: &str, file: &str, paths: &[&[Seg]]) -> Vec<Origin> {
         .collect()
 }
 
-fn locate(text: &str, raw: &RawValue, paths: &[(usize, &[Seg])], offsets: &mut [usize]) {
+/// Finds the offset of each path in `json`, a part of `text` from the start of a value (to
+/// the end of that value or of `text`).
+fn locate(text: &str, json: &str, paths: &[(usize, &[Seg])], offsets: &mut [usize]) {
     let mut deeper: HashMap<&Seg, Vec<(usize, &[Seg])>> = HashMap::new();
     for (i, path) in paths {
         match path.split_first() {
-            None => offsets[*i] = raw.get().as_ptr() as usize - text.as_ptr() as usize,
+            None => offsets[*i] = json.as_ptr() as usize - text.as_ptr() as usize,
             Some((first, rest)) => deeper.entry(first).or_default().push((*i, rest)),
         }
     }
     if deeper.is_empty() {
         return;
     }
-    let is_array = raw.get().starts_with('[');
+    let is_array = json.starts_with('[');
     if is_array {
-        let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) else {
+        let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(json) else {
             return;
         };
         for (seg, rest) in deeper {
@@ -127,18 +134,18 @@ fn locate(text: &str, raw: &RawValue, paths: &[(usize, &[Seg])], offsets: &mut [
                 Seg::Index(i) => items.get(*i),
                 Seg::Key(_) => None,
             } {
-                locate(text, child, &rest, offsets);
+                locate(text, child.get(), &rest, offsets);
             }
         }
     } else {
-        let Ok(map) = serde_json::from_str::<HashMap<String, &RawValue>>(raw.get()) else {
+        let Ok(map) = serde_json::from_str::<HashMap<String, &RawValue>>(json) else {
             return;
         };
         for (seg, rest) in deeper {
             if let Seg::Key(k) = seg
                 && let Some(child) = map.get(k)
             {
-                locate(text, child, &rest, offsets);
+                locate(text, child.get(), &rest, offsets);
             }
         }
     }
@@ -254,8 +261,15 @@ impl ItemOffsets {
     /// The line and column (from 1) of the value at `pointer`, or of the deepest part of the
     /// pointer that exists; `text` is the file's text, as given to [`ItemOffsets::new`].
     pub fn position(&self, text: &str, pointer: &str) -> (usize, usize) {
+        self.position_of(text, self.offset(pointer))
+    }
+
+    /// The line and column (from 1) of `offset`, a byte offset in the file that
+    /// [`ItemOffsets::offset`] gave; `text` is the file's text, as given to
+    /// [`ItemOffsets::new`]. A place whose offset is needed too is walked to once.
+    pub fn position_of(&self, text: &str, offset: usize) -> (usize, usize) {
         let (start, line, column) = self.start;
-        text.get(start..self.offset(pointer))
+        text.get(start..offset)
             .map_or((line, column), |between| moved_by(between, line, column))
     }
 }

@@ -1,5 +1,5 @@
 use crate::analysis::paraphrase::{Meaning, drop_common_parameters, meaning, same_meaning};
-use crate::analysis::words::{COMPARISON_STOP_WORDS, for_each_identifier_word, normal_word};
+use crate::analysis::words::{for_each_identifier_word, is_comparison_stop_word, normal_word};
 use crate::context::Context;
 use crate::finding::Violation;
 use crate::meta::{RuleMeta, RuleOption};
@@ -93,8 +93,7 @@ fn word_set(tool: &Tool) -> Vec<u64> {
     let mut push = |word: &str| {
         // Stopwords are short: a length test spares most words the search.
         if word.chars().nth(1).is_none()
-            || (word.len() <= STOPWORD_MAX_LEN
-                && COMPARISON_STOP_WORDS.binary_search(&word).is_ok())
+            || (word.len() <= STOPWORD_MAX_LEN && is_comparison_stop_word(word))
         {
             return;
         }
