@@ -153,7 +153,7 @@ const PARTIAL: &[&str] = &[
     r"\b(when|whenever|while) (you )?(confirm|summari[sz]|report|recap)\w*\b[^.\n]{0,60}\b(list|report|name|mention|show|include|cite)\b[^.\n]{0,60}\b(only\b|and nothing else)",
     r"\b(need not|needn't|should not|must not|is not to|are not to) be (itemi[sz]ed|alluded to|disclosed|brought up|surfaced)\b",
     r"\bdrop `?[a-z]+_[a-z_]+`? (entirely|altogether|completely)\b",
-    r"\b(leave|keep) (it|this|that|them|these|those|the|that|this)( [a-z]+)? out (when|while|as) (you )?(confirm|summari[sz]|report|repl|respond|tell|list|answer)",
+    r"\b(leave|keep) (it|this|that|them|these|those|the)( [a-z]+)? out (when|while|as) (you )?(confirm|summari[sz]|report|repl|respond|tell|list|answer)",
     r"\b(do not|don't|never) (list|describe|mention|show|name)\b[^.\n]{0,60}\bin (your|the) (reply|replies|response|answer|summary|confirmation)\b",
     r"\b(do not|don't|never) (quote|paraphrase)\b[^.\n]{0,30}\b(to|with) the user\b",
     r"\b(enumera|menciona|lista|nombra)\b[^.\n]{0,10}\b(solo|s[oó]lo|[uú]nicamente)\b[^.\n]{0,30}\b(para|to)'? y '?cc\b|\bne (citez|cite|mentionnez|mentionne|listez|liste|indiquez|indique|nommez|nomme) que les destinataires\b",
