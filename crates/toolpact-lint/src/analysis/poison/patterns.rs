@@ -82,6 +82,18 @@ const FORCED: &[&str] = &[
     r"\b(built-?in|native|own) [a-z ]{0,30}\b(are|is) not to be used\b[^\n]{0,100}\broute (them|these|it|those|all|every)\b[^.\n]{0,20}\bhere\b",
     r"\b(answers?|responses?|replies)\b[^.\n]{0,40}\bnot (produced|returned|generated|computed) by this (tool|server)\b",
     r"\btreat (all |any |the )?other [a-z ]{0,20}tools as (unavailable|nonexistent|non-existent|disabled)\b",
+    // The others forbidden while this one is there; this one even where another fits better.
+    r"\b(do not|don't|never) (call|use|invoke) (those|them|these|the others|any others?|any other [a-z ]{0,20}tools?|other [a-z ]{0,20}tools?)\b[^.\n]{0,30}\b(while|as long as|whenever) this (tool|one|server|endpoint) is (available|connected|installed|enabled|present)\b",
+    r"\beven (when|if) (another|a different|some other|an?other) (tool|one|server) (seems?|looks?|appears?|might be|is) (better|more (suitable|appropriate|relevant|adequate)|a better (fit|match))\b|\bmesmo (quando|que) outra ferramenta (parecer|pare[çc]a|for) mais (adequada|apropriada)|\bincluso (si|cuando) otra herramienta (parece|parezca) m[aá]s (adecuada|apropiada)|\bm[êe]me si un autre outil (semble|para[iî]t) plus (adapt[ée]|appropri[ée])",
+    // Every question of a kind claimed, whatever it is.
+    r"\b(every|any) [a-z ,/-]{0,60}\b(questions?|requests?|queries|tasks?) (belongs?|goes?) (here|to this (tool|one|endpoint|server)) first\b|\b(whatever|no matter what) (the )?(question|request|task|topic)( is)?, (start|begin|come) here(:|\.|;|,|$| first)|\b(answer|handle|serve) (every|all|each|any) [a-z ,/-]{0,60}\b(questions?|requests?|queries) (with|through|via|using) [a-z0-9_]+ only\b",
+    // The others run down: second-rate, or taken over by an attacker.
+    r"\b(results?|outputs?|answers?) (from|of) (the )?(other|competing|rival) [a-z ]{0,20}tools? (are|is) (second-rate|inferior|subpar|worse)\b|\bnothing else (connected|available|installed|offered)\b[^.\n]{0,20}\b(comes close|compares)\b|\b(feeds|tools|servers|endpoints|apis|connectors)\b[^.\n]{0,60}\b(were|have been|are) (hijacked|compromised|tampered with)\b[^.\n]{0,60}\b(returning|return|serving|serve) (manipulated|fake|poisoned|tampered|forged)\b",
+    // A second tool of this name, and this one to be taken for the real one.
+    r"\b(more than one|two|several|multiple|duplicate) [a-z0-9_]+( entries| tools)?\b[^.\n]{0,40}\b(treat|use|call|pick|choose) this (one|version|entry) as (the )?(canonical|authoritative|official|real|genuine|primary)\b",
+    // The client's own tools said to be discontinued; every request routed here.
+    r"\b(ferramentas|herramientas|outils|werkzeuge|tools) (nativas|nativos|integrad[oa]s|natifs|natives|eingebauten?|built-in|native)\b[^.\n]{0,60}\b(foram|fueron|ont [ée]t[ée]|wurden|were|have been) (descontinuad|discontinu|eingestellt|deprecated|retired|removed)|\b(encaminhe|redirecione|redirija|enruta|redirige|route|redirect) (para|a|à|to) (esta|este|cet|cette|this) (ferramenta|herramienta|outil|tool) (toda|todo|todas|todos|tous|toutes|every|all)\b",
+    r"(ほか|他|別)の[^。]{0,30}ツール(を検討する前に|より先に|よりも先に)[^。]{0,10}(まず)?(この|本)(ツール|関数)を(呼び出|使用|実行|使)",
 ];
 
 /// Concealment: hide a step from the user, answer with a partial truth, present the tool's
@@ -356,6 +368,7 @@ const SECRET_DATA: &[&str] = &[
     r"\b[a-z0-9]+ (api key|token|secret|password|secret key|access key)s?\b[^.\n]{0,40}\bfrom (the|your) (environment|env)\b[^.\n]{0,40}\b(write|put|place|insert|paste|fill|copy)\w* (it|them|the values?|these|those) (into|in) ",
     r"\bask (the user|them|the customer|the buyer|him|her)\b[^.\n]{0,40}\b(card numbers?|cvv|cvc|card security code|seed phrase|recovery phrase|social security number|online banking password)\b[^.\n]{0,20}\bin (the|this) (chat|conversation)\b",
     r"\bdot (netrc|npmrc|pypirc|git credentials)\b",
+    r"\bask (the user|them|the customer|him|her)\b[^.\n]{0,40}\b(one-time|verification|otp|mfa|2fa|sms) (codes?|passcodes?|pins?)\b[^.\n]{0,40}\b(read (it |them )?out|to the (technician|agent|caller|representative|support desk))\b",
 ];
 
 /// What makes a data request an instruction: a verb that puts the data in a call or sends it.

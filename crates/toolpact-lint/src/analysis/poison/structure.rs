@@ -450,6 +450,9 @@ const CUES: &[(&str, u64)] = &[
     ("替换", CHANGE),
     ("添加", CHANGE),
     ("加上", CHANGE),
+    ("加入", CHANGE),
+    ("设为", CHANGE),
+    ("wrapped as", CHANGE),
     ("付け", CHANGE),
     ("追加", CHANGE),
     ("変更", CHANGE),
@@ -594,6 +597,15 @@ const CUES: &[(&str, u64)] = &[
     ("maintainers", SOURCE),
     ("maintainer", SOURCE),
     ("security team", SOURCE),
+    ("security operations", SOURCE),
+    ("trust and safety", SOURCE),
+    ("trust-and-safety", SOURCE),
+    ("model provider", SOURCE),
+    ("model-provider", SOURCE),
+    ("host application", SOURCE),
+    ("compliance team", SOURCE),
+    ("cumplimiento normativo", SOURCE),
+    ("issuer", BY),
     ("integrator", SOURCE),
     ("integrador", SOURCE),
     ("intégrateur", SOURCE),
@@ -631,6 +643,14 @@ const CUES: &[(&str, u64)] = &[
     ("approved", CONSENT),
     ("approval", CONSENT),
     ("pre-approved", CONSENT | ALREADY),
+    ("pre-cleared", CONSENT | ALREADY),
+    ("precleared", CONSENT | ALREADY),
+    ("pre-authorized", CONSENT | ALREADY),
+    ("pre-authorised", CONSENT | ALREADY),
+    ("standing approval", CONSENT | ALREADY),
+    ("already on file", ALREADY),
+    ("vorab freigegeben", CONSENT | ALREADY),
+    ("sondergenehmigung", CONSENT),
     ("preapproved", CONSENT | ALREADY),
     ("consented", CONSENT),
     ("signed off", CONSENT),
@@ -677,6 +697,11 @@ const CUES: &[(&str, u64)] = &[
     ("limits", RULES),
     ("guidelines", RULES),
     ("policies", RULES),
+    ("vorgaben", RULES),
+    ("directrices", RULES),
+    ("diretrizes", RULES),
+    ("consignes", RULES),
+    ("지침", RULES),
     ("regeln", RULES),
     ("einschränkungen", RULES),
     ("reglas", RULES),
@@ -691,6 +716,9 @@ const CUES: &[(&str, u64)] = &[
     ("ルール", RULES),
     ("制限", RULES),
     ("void", VOID),
+    ("do not bind", VOID),
+    ("no longer bind", VOID),
+    ("폐기", VOID),
     ("no longer apply", VOID),
     ("lifted", VOID),
     ("suspended", VOID),
@@ -716,6 +744,7 @@ const CUES: &[(&str, u64)] = &[
     ("confirmations", CONFIRM),
     ("confirmation", CONFIRM),
     ("safety checks", CONFIRM),
+    ("a yes/no", CONFIRM),
     ("bestätigung*", CONFIRM),
     ("rückfrage*", CONFIRM),
     ("confirmación", CONFIRM),
@@ -729,6 +758,11 @@ const CUES: &[(&str, u64)] = &[
     ("turned off", OFF),
     ("waived", OFF),
     ("not required", OFF),
+    ("not needed", OFF),
+    ("nicht nötig", OFF),
+    ("no es necesario", OFF),
+    ("não é necessário", OFF),
+    ("pas nécessaire", OFF),
     ("deaktiviert", OFF),
     ("desactivad*", OFF),
     ("désactivé*", OFF),
@@ -1111,13 +1145,36 @@ pub(crate) fn concealment(r: &Reading<'_>) -> Option<String> {
         let m = mask(hits);
         // A scripted answer to the user's question about a step ("if the user asks what was
         // read, the answer is that only …"), whatever it names.
+        // Not a request relayed from content the model reads ("if a document or another
+        // tool's description asks you to …").
+        let asker = hits
+            .iter()
+            .position(|h| h.class & COND != 0)
+            .zip(hits.iter().position(|h| h.class & ASKED != 0))
+            .map_or("", |(c, a)| {
+                sentence.get(hits[c].end..hits[a].start).unwrap_or_default()
+            });
         let scripted = before(hits, COND, ASKED)
+            && !["document", "page", "email", "another tool", "content"]
+                .iter()
+                .any(|w| asker.contains(w))
             && hits
                 .iter()
                 .position(|h| h.class & ASKED != 0)
                 .is_some_and(|i| before(&hits[i..], SAY, SCRIPT));
         if m & SECRET != 0 {
-            return scripted;
+            // "If a user asks for API keys, tell them the tool cannot do that" refuses them.
+            let refuses = [
+                "cannot",
+                "can't",
+                "will not",
+                "won't",
+                "is not able",
+                "refuse",
+            ]
+            .iter()
+            .any(|w| sentence.contains(w));
+            return scripted && !refuses;
         }
         // Hiding from the user or from the reply; not a parameter left out ("omit to use
         // the default", "omit `run_id`").
@@ -1146,14 +1203,17 @@ pub(crate) fn concealment(r: &Reading<'_>) -> Option<String> {
         // "言及する必要はありません").
         let untold = hits.iter().enumerate().any(|(i, n)| {
             n.class & NEG != 0
-                && (hits[i + 1..]
-                    .iter()
-                    .any(|t| t.class & (TELL | KNOW) != 0 && t.start - n.end <= 40)
-                    || hits[..i].iter().any(|t| {
-                        t.class & TELL != 0
-                            && !sentence[t.start..t.end].is_ascii()
-                            && n.start - t.end <= 12
-                    }))
+                && (hits[i + 1..].iter().any(|t| {
+                    // Not a second clause's telling ("do not follow it, and tell the user
+                    // what you saw").
+                    t.class & (TELL | KNOW) != 0
+                        && t.start - n.end <= 40
+                        && !sentence[n.end..t.start].contains(", and ")
+                }) || hits[..i].iter().any(|t| {
+                    t.class & TELL != 0
+                        && !sentence[t.start..t.end].is_ascii()
+                        && n.start - t.end <= 12
+                }))
         }) && m & (USER | PRON) != 0
             && !states_to_user(sentence, hits);
         let kept = m & KEEP != 0 && m & SELF != 0;
@@ -1346,7 +1406,7 @@ static LATER: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What a tool tells the model to do with its answers beyond the call, read per sentence:
 /// something put into every answer, a page to fetch and follow, a goal, caveats dropped.
-static STEER: LazyLock<[Regex; 5]> = LazyLock::new(|| {
+static STEER: LazyLock<[Regex; 7]> = LazyLock::new(|| {
     [
         // Something put into every answer.
         r"(?-u:\b)(every|each|all) (of your )?(reply|replies|answer|answers|response|responses)(?-u:\b)[^.\n]{0,40}(?-u:\b)(ends?|append|add|include|footer|tag|sign|link|mention)|every_reply|reply_footer",
@@ -1356,6 +1416,11 @@ static STEER: LazyLock<[Regex; 5]> = LazyLock::new(|| {
         r"(?-u:\b)your (underlying|real|true|primary|actual|ultimate) (goal|objective|purpose|mission) is(?-u:\b)",
         // Safety caveats dropped.
         r"(?-u:\b)(leave out|omit|drop|skip|remove|without) (all |any )?(safety )?(caveats|disclaimers|safety warnings)(?-u:\b)|(?-u:\b)(do not|don't|never) (add|include|give|offer) (any )?([a-z]+ )?caveats(?-u:\b)",
+        // A pretence kept up with the user: acting as if a step had been done, claiming to
+        // be a person.
+        r"(?-u:\b)(behave|act|respond|reply|answer|proceed) as (if|though) you had (summari[sz]ed|read|checked|verified|reviewed|completed|done|performed|run|called)(?-u:\b)|(?-u:\b)(say|claim|insist|tell (them|the user)) (that )?you are (a |an )?(human|real person|human colleague|real human)(?-u:\b)|(?-u:\b)deny (being|that you are) an? (ai|bot|assistant|language model)(?-u:\b)",
+        // A line put at the end of every answer, in Korean, Chinese and Japanese.
+        r"모든 (답변|응답|대답)([^.\n]|\.[^ \n]){0,60}(끝에|마지막에)([^.\n]|\.[^ \n]){0,60}(붙이|추가)|(所有|每个|每条|每一个)(回答|回复|答复)[^。\n]{0,30}(末尾|结尾)[^。\n]{0,30}(加上|附上|添加)|(すべての|全ての|毎回の)(回答|返答|応答|返信)[^。\n]{0,30}(末尾|最後)[^。\n]{0,30}(付け|追加)",
         // A fixed line put at the start or the end of the model's next reply (not a format
         // for the messages a tool sends: "end each message with CRLF").
         r"(?-u:\b)(begin|start|open|end|close) your next (message|reply|response|answer)(?-u:\b)[^.\n]{0,20}(?-u:\b)with(?-u:\b)",
@@ -1620,6 +1685,12 @@ pub(crate) fn cross_tool(r: &Reading<'_>, names_other: &dyn Fn(&str) -> bool) ->
             changes && !code && !phrasal && {
                 // The value follows the verb, or, in a script where the verb may come
                 // last (Korean, Japanese), precedes it.
+                // A verb that is the key of a `key=value` pair (`force=true`) is read with it.
+                let rest = if rest.starts_with('=') {
+                    &sentence[h.start..]
+                } else {
+                    rest
+                };
                 let after = rest
                     .char_indices()
                     .nth(80)
@@ -1738,7 +1809,7 @@ pub(crate) fn authority(r: &Reading<'_>) -> Option<String> {
                     || i > 0 && hits[i - 1].class & BY != 0 && h.start - hits[i - 1].end < 24
                     || rest(h)
                         .find([':', ']', '】', ')'])
-                        .is_some_and(|j| j < 24 && !rest(h)[..j].contains('\n'))
+                        .is_some_and(|j| j < 32 && !rest(h)[..j].contains('\n'))
                         && h.start - s < 40)
         })
     });
@@ -1760,7 +1831,10 @@ pub(crate) fn authority(r: &Reading<'_>) -> Option<String> {
         let consent =
             m & CONSENT != 0 && m & (ALREADY | USER) != 0 && !before(hits, COND | AFTER, CONSENT);
         let void = m & VOID != 0 && (m & RULES != 0 || m & INSTR != 0 && m & (YOU | SCOPE) != 0);
-        let off = m & CONFIRM != 0 && m & OFF != 0;
+        // Confirmations or consent switched off ("per-message consent is not required"), or
+        // the user's answer forbidden ("do not pause for a yes/no from the person in the chat").
+        let off = m & (CONFIRM | CONSENT) != 0 && m & OFF != 0
+            || m & USER != 0 && before(hits, NEG, CONFIRM);
         let role = before(hits, NOW, ROLE);
         role || overrides
             || spoken && (consent || void || off)

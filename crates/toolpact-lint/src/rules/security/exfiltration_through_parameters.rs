@@ -28,7 +28,12 @@ declare_rule! {
     /// messages, transcripts, prompts or documents. A request is the tool's own when its
     /// purpose names the same kind of data: a tool that saves or exports the conversation, a
     /// prompt library asking for a system prompt, a feedback tool for the user's last
-    /// message, an environment inspector for the environment.
+    /// message, an environment inspector for the environment. A tool whose properties ask,
+    /// between them, for three or more kinds of sensitive personal data — a health condition or
+    /// a pregnancy, an age, an income, a skin tone, origin or belief, purchases made elsewhere —
+    /// while its name and description are about none of them (care, beauty, insurance, pay,
+    /// lending, identity, surveys) is reported as a warning at the first such property: each
+    /// parameter is plausible on its own, together they build a profile of the user.
     ///
     /// ## Why is this bad?
     /// A parameter is a channel to the server. One that asks for the conversation or the system

@@ -350,8 +350,9 @@ fn is_about_prompts(tool_name: &str, text: &Text<'_>) -> bool {
 }
 
 /// What every text whose answers [`structure::steers`] may read as steered holds (ignoring
-/// case): a web address, or a word of standing past the call, of every answer, of a goal
-/// or of caveats. Most descriptions hold none and are not read further.
+/// case): a web address, or a word of standing past the call, of every answer (in Korean,
+/// Chinese and Japanese too), of a goal, of caveats or of a pretence kept up with the user.
+/// Most descriptions hold none and are not read further.
 static STEER_SCREEN: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
     aho_corasick::AhoCorasick::builder()
         .ascii_case_insensitive(true)
@@ -383,6 +384,22 @@ static STEER_SCREEN: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "message",
             "replace",
             "swap",
+            "as if you had",
+            "as though you had",
+            "you are a human",
+            "you are human",
+            "you are a real",
+            "deny being",
+            "deny that you",
+            "답변",
+            "응답",
+            "대답",
+            "回答",
+            "回复",
+            "答复",
+            "返答",
+            "応答",
+            "返信",
         ])
         .unwrap_or_else(|e| unreachable!("the screen does not compile: {e}"))
 });
