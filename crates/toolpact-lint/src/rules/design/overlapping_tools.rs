@@ -350,7 +350,7 @@ pub(crate) fn paraphrases(
     if parameter_overlap > 100 {
         return Vec::new();
     }
-    let mut meanings: Vec<Option<Meaning>> = tools.iter().map(|t| meaning(t)).collect();
+    let mut meanings: Vec<Option<Meaning<'_>>> = tools.iter().map(|t| meaning(t)).collect();
     drop_common_parameters(&mut meanings);
     let mut keys: Vec<(u64, u32)> = Vec::new();
     for (index, m) in meanings.iter().enumerate() {
