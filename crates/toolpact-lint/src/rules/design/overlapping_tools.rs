@@ -234,20 +234,59 @@ fn signatures(
 /// The pairs of tools to compare, `(later, earlier)`, sorted and without repeats, from
 /// `(key, tool)` entries: the tools that share a key, each with a bounded window of the
 /// others (see [`BUCKET_WINDOW`]).
+///
+/// A catalog of templated tools has millions of pairs, most of them repeated from band to
+/// band. They are gathered by tool in two passes over the buckets (count, then place) and
+/// only each tool's own few are sorted, rather than all of them at once.
 fn candidates(mut keys: Vec<(u64, u32)>) -> Vec<(u32, u32)> {
     keys.sort_unstable();
+    let pairs = || {
+        keys.chunk_by(|x, y| x.0 == y.0).flat_map(|bucket| {
+            bucket
+                .iter()
+                .enumerate()
+                .skip(1)
+                .flat_map(move |(p, &(_, tool))| {
+                    let first = 0..p.min(BUCKET_WINDOW);
+                    let recent = p.saturating_sub(BUCKET_WINDOW).max(first.end)..p;
+                    first
+                        .chain(recent)
+                        .map(move |q| (tool as usize, bucket[q].1))
+                })
+        })
+    };
+    let tools = keys
+        .iter()
+        .map(|&(_, tool)| tool as usize + 1)
+        .max()
+        .unwrap_or(0);
+    // Where each tool's earlier tools start in `others`, then where the next one goes.
+    let mut starts = vec![0usize; tools + 1];
+    for (tool, _) in pairs() {
+        starts[tool + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut next = starts.clone();
+    let mut others = vec![0u32; starts[tools]];
+    for (tool, other) in pairs() {
+        others[next[tool]] = other;
+        next[tool] += 1;
+    }
     let mut candidates: Vec<(u32, u32)> = Vec::new();
-    for bucket in keys.chunk_by(|x, y| x.0 == y.0) {
-        for (p, &(_, tool)) in bucket.iter().enumerate().skip(1) {
-            let first = 0..p.min(BUCKET_WINDOW);
-            let recent = p.saturating_sub(BUCKET_WINDOW).max(first.end)..p;
-            for q in first.chain(recent) {
-                candidates.push((tool, bucket[q].1));
+    for (tool, range) in starts.windows(2).enumerate() {
+        let Ok(tool) = u32::try_from(tool) else {
+            break;
+        };
+        let mine = &mut others[range[0]..range[1]];
+        mine.sort_unstable();
+        for &other in mine.iter() {
+            if candidates.last() != Some(&(tool, other)) {
+                candidates.push((tool, other));
             }
         }
     }
-    candidates.sort_unstable();
-    candidates.dedup();
     candidates
 }
 
@@ -654,6 +693,30 @@ mod tests {
         );
         assert!(recall >= 0.98, "recall {recall}");
         assert_eq!(unplanted, 0, "random tools do not overlap");
+    }
+
+    #[test]
+    fn candidates_are_the_window_pairs_sorted_without_repeats() {
+        let mut random = Random(11);
+        for (entries, distinct_keys) in [(0, 1), (1, 1), (50, 3), (5000, 40), (5000, 1500)] {
+            let keys: Vec<(u64, u32)> = (0..entries)
+                .map(|_| (random.below(distinct_keys) as u64, random.below(700) as u32))
+                .collect();
+            // Every pair of each bucket's window, sorted as a whole.
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            let mut want: Vec<(u32, u32)> = Vec::new();
+            for bucket in sorted.chunk_by(|x, y| x.0 == y.0) {
+                for (p, &(_, tool)) in bucket.iter().enumerate().skip(1) {
+                    let first = 0..p.min(super::BUCKET_WINDOW);
+                    let recent = p.saturating_sub(super::BUCKET_WINDOW).max(first.end)..p;
+                    want.extend(first.chain(recent).map(|q| (tool, bucket[q].1)));
+                }
+            }
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(super::candidates(keys), want, "{entries} entries");
+        }
     }
 
     #[test]
