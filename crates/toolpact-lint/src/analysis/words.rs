@@ -238,6 +238,21 @@ pub(crate) fn text_words(text: &str) -> Vec<String> {
     words
 }
 
+/// Whether one of the words of free text, lowercased as [`text_words`] has them, satisfies
+/// `f`: the words are read one at a time into one buffer, and the reading stops at the first.
+pub(crate) fn any_text_word(text: &str, mut f: impl FnMut(&str) -> bool) -> bool {
+    let mut word = String::new();
+    let mut found = false;
+    for_each_text_word(text, &mut |w| {
+        if !found {
+            word.clear();
+            push_lowercase(&mut word, w);
+            found = f(&word);
+        }
+    });
+    found
+}
+
 /// Whether `text` holds `name` as a whole identifier (not inside a longer one: `cursor` is
 /// not in `next_cursor` nor in "the cursors").
 pub(crate) fn mentions_identifier(text: &str, name: &str) -> bool {
