@@ -10,8 +10,8 @@
 pub(crate) mod cues;
 
 use crate::analysis::words::{
-    FILLER_WORDS, content_words, identifier_words, mentions_identifier as mentions, name_stems,
-    stem,
+    FILLER_WORDS, any_content_word, content_words, identifier_words,
+    mentions_identifier as mentions, name_stems, stem,
 };
 use cues::{
     BOILERPLATE_SET, BOILERPLATE_TEXT, CONTEXT_SET, Cues, EMPTY_PARAMETER_SET, EXAMPLE_MARKER,
@@ -281,11 +281,13 @@ impl Facts {
 /// Whether every content word of `description` is one of `known`, "get" or an empty noun
 /// ("data", "information"): the description says nothing beyond the name.
 pub(crate) fn restates(description: &str, known: &[String]) -> bool {
-    let words = content_words(description);
-    !words.is_empty()
-        && words
-            .iter()
-            .all(|w| known.contains(w) || w == "get" || FILLER_WORDS.contains(&w.as_str()))
+    // The words are read up to the first that says something of its own.
+    let mut any = false;
+    let says_more = any_content_word(description, |w| {
+        any = true;
+        !(known.contains(&w) || w == "get" || FILLER_WORDS.contains(&w.as_str()))
+    });
+    any && !says_more
 }
 
 /// Whether a tool's whole description says nothing beyond its name and title, as
