@@ -406,6 +406,12 @@ fn properties(tool: &Tool) -> impl Iterator<Item = (&String, &Map<String, Value>
         .map(|(name, schema)| (name, schema.as_object().unwrap_or(&EMPTY)))
 }
 
+/// Whether `schema` has one of `keywords`. A schema has few keys: reading them once costs
+/// less than looking each keyword up, which hashes it.
+fn has_any_key(schema: &Map<String, Value>, keywords: &[&str]) -> bool {
+    schema.keys().any(|k| keywords.contains(&k.as_str()))
+}
+
 /// A property schema as one type: an `anyOf` of one type and `null` is that type.
 fn single_type(schema: &Map<String, Value>) -> (Option<&str>, &Map<String, Value>) {
     if let Some(t) = schema.get("type") {
@@ -561,10 +567,7 @@ fn lacks_example(
     required: bool,
 ) -> bool {
     let (kind, schema) = single_type(schema);
-    if ["enum", "const", "examples", "pattern", "oneOf"]
-        .iter()
-        .any(|k| schema.contains_key(*k))
-    {
+    if has_any_key(schema, &["enum", "const", "examples", "pattern", "oneOf"]) {
         return false;
     }
     let in_tool = mentions(description, name);
@@ -771,6 +774,7 @@ fn read_parameters(tool: &Tool, description_cues: &Cues<'_>, facts: &mut Facts) 
     // ([`takes_named_format`]); whether a parameter's description or schema shows an example.
     let mut gaps: Vec<(String, bool)> = Vec::new();
     let mut shown = false;
+    let required_names = tool.input_schema.get("required").and_then(Value::as_array);
     for (name, schema) in properties(tool) {
         facts.parameters += 1;
         let own = schema
@@ -803,12 +807,12 @@ fn read_parameters(tool: &Tool, description_cues: &Cues<'_>, facts: &mut Facts) 
         } else {
             facts.unexplained.push(name.clone());
         }
-        if [
-            "enum", "default", "format", "pattern", "examples", "minimum", "maximum",
-        ]
-        .iter()
-        .any(|k| schema.contains_key(*k))
-            || cues & cue::DETAIL != 0
+        if has_any_key(
+            schema,
+            &[
+                "enum", "default", "format", "pattern", "examples", "minimum", "maximum",
+            ],
+        ) || cues & cue::DETAIL != 0
         {
             facts.detailed += 1;
             if explained {
@@ -825,11 +829,8 @@ fn read_parameters(tool: &Tool, description_cues: &Cues<'_>, facts: &mut Facts) 
                 u => u.max(3),
             };
         }
-        let required = tool
-            .input_schema
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())));
+        let required =
+            required_names.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())));
         if lacks_example(name, schema, (own, cues), description, &shows, required) {
             let text = matches!(single_type(schema).0, Some("string") | None);
             gaps.push((name.clone(), text && !takes_named_format(name, cues)));
