@@ -326,20 +326,23 @@ pub(crate) fn meaning(tool: &Tool) -> Option<Meaning<'_>> {
         .input_schema
         .get("properties")
         .and_then(serde_json::Value::as_object);
-    // `to` is the end of a range when another parameter starts it, else a recipient.
-    let ranged = properties.is_some_and(|properties| {
+    // `to` is the end of a range when another parameter starts it, else a recipient. The
+    // names are read as if none did, and read again only when one does.
+    let normal_names = |ranged: bool| -> Vec<String> {
         properties
-            .keys()
-            .any(|name| parameter(name, &objects, &head, action, false) == "start")
-    });
+            .into_iter()
+            .flat_map(|properties| properties.keys())
+            .map(|name| parameter(name, &objects, &head, action, ranged))
+            .collect()
+    };
+    let mut names = normal_names(false);
+    if names.iter().any(|name| name == "start") {
+        names = normal_names(true);
+    }
     let mut parameters = Vec::new();
     let mut optional = Vec::new();
-    for (name, schema) in properties.into_iter().flatten() {
-        let normal = format!(
-            "{}:{}",
-            parameter(name, &objects, &head, action, ranged),
-            type_of(schema)
-        );
+    for ((name, schema), normal) in properties.into_iter().flatten().zip(names) {
+        let normal = format!("{normal}:{}", type_of(schema));
         if !required.contains(&name.as_str()) {
             optional.push(normal.clone());
         }
