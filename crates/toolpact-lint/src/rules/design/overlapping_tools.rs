@@ -340,7 +340,14 @@ pub(crate) fn overlaps(tools: &[&Tool], threshold: u64) -> Vec<Overlap> {
         if tools[tool].name == tools[other].name {
             continue;
         }
-        let (shared, all) = jaccard(&sets[tool], &sets[other]);
+        let (a, b) = (&sets[tool], &sets[other]);
+        // At most the smaller set's words are shared, and at least the larger's are all of
+        // them: a pair whose sizes are too far apart never reaches the threshold.
+        let (fewer, more) = (a.len().min(b.len()), a.len().max(b.len()));
+        if (fewer as u64) * 100 < threshold * more as u64 {
+            continue;
+        }
+        let (shared, all) = jaccard(a, b);
         if (shared as u64) * 100 < threshold * all as u64 {
             continue;
         }
