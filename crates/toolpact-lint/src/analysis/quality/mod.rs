@@ -688,8 +688,11 @@ fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
     let mut beyond_name = 0;
     let mut vague = 0;
     let mut new: Vec<String> = Vec::new();
+    let mut lower = String::new();
     for (i, word) in words.iter().enumerate() {
-        let lower = word.to_ascii_lowercase();
+        lower.clear();
+        lower.push_str(word);
+        lower.make_ascii_lowercase();
         if is_in(&STOP_SET, &lower) {
             continue;
         }
@@ -722,7 +725,8 @@ fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
 fn says_beyond_name(text: &str, name: &[String]) -> bool {
     raw_words(text).iter().any(|word| {
         identifier_words(word).iter().any(|part| {
-            let n = normal(&part.to_ascii_lowercase());
+            // The words of an identifier come lowercased.
+            let n = normal(part);
             !STOP_SET.contains(n.as_str())
                 && !FILLER_SET.contains(n.as_str())
                 && !VAGUE_SET.contains(n.as_str())
