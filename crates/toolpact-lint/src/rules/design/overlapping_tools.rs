@@ -181,6 +181,13 @@ fn jaccard(a: &[u64], b: &[u64]) -> (usize, usize) {
     (shared, a.len() + b.len() - shared)
 }
 
+/// Whether two sets of `a` and `b` words may reach `threshold` percent of similarity: at most
+/// the smaller set's words are shared, and at least the larger's are all of them, so a pair
+/// whose sizes are too far apart is not compared word by word.
+fn sizes_may_reach(a: usize, b: usize, threshold: u64) -> bool {
+    (a.min(b) as u64) * 100 >= threshold * a.max(b) as u64
+}
+
 /// One overlap: a tool, the earlier tool it overlaps with most, and their similarity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Overlap {
@@ -341,10 +348,7 @@ pub(crate) fn overlaps(tools: &[&Tool], threshold: u64) -> Vec<Overlap> {
             continue;
         }
         let (a, b) = (&sets[tool], &sets[other]);
-        // At most the smaller set's words are shared, and at least the larger's are all of
-        // them: a pair whose sizes are too far apart never reaches the threshold.
-        let (fewer, more) = (a.len().min(b.len()), a.len().max(b.len()));
-        if (fewer as u64) * 100 < threshold * more as u64 {
+        if !sizes_may_reach(a.len(), b.len(), threshold) {
             continue;
         }
         let (shared, all) = jaccard(a, b);
@@ -700,6 +704,30 @@ mod tests {
         );
         assert!(recall >= 0.98, "recall {recall}");
         assert_eq!(unplanted, 0, "random tools do not overlap");
+    }
+
+    #[test]
+    fn a_pair_its_sizes_rule_out_never_reaches_the_threshold() {
+        fn set(random: &mut Random, words: usize) -> Vec<u64> {
+            let mut set: Vec<u64> = (0..words).map(|_| random.below(30) as u64).collect();
+            set.sort_unstable();
+            set.dedup();
+            set
+        }
+        let mut random = Random(5);
+        for _ in 0..20_000 {
+            let (m, n) = (1 + random.below(25), 1 + random.below(25));
+            let (a, b) = (set(&mut random, m), set(&mut random, n));
+            let (shared, all) = jaccard(&a, &b);
+            for threshold in 1..=100 {
+                if !super::sizes_may_reach(a.len(), b.len(), threshold) {
+                    assert!(
+                        (shared as u64) * 100 < threshold * all as u64,
+                        "{a:?} {b:?} {threshold}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
