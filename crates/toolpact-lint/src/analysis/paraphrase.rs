@@ -8,7 +8,7 @@ use toolpact::Tool;
 
 /// What a tool does, in a form that paraphrases share.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Meaning {
+pub(crate) struct Meaning<'t> {
     /// The action, one word per family of synonyms (`lookup`, `find`, `query` → `search`).
     pub action: &'static str,
     /// The things the name says the tool acts on, normalized, sorted, without repeats.
@@ -31,8 +31,9 @@ pub(crate) struct Meaning {
     pub parameters: Vec<String>,
     /// The entries of `parameters` that are not required, sorted.
     pub optional: Vec<String>,
-    /// The normalized words of the description, sorted, without repeats.
-    pub description: Vec<String>,
+    /// The description; its normalized words ([`description_words`]) are read only when a
+    /// comparison comes to them, which few do.
+    pub description: &'t str,
 }
 
 /// The actions a tool name starts with, after [`normal_word`], and the family each belongs to.
@@ -248,19 +249,12 @@ type NameWord = (String, String);
 
 /// The action, objects, parameters and description words of `tool`, or `None` when neither its
 /// name nor the first word of its description names an action.
-pub(crate) fn meaning(tool: &Tool) -> Option<Meaning> {
+pub(crate) fn meaning(tool: &Tool) -> Option<Meaning<'_>> {
     // Each word of the name: as written (lowercase), and in normal form.
     let mut name_words: Vec<NameWord> = Vec::new();
     for_each_identifier_word(&tool.name, |w| {
         name_words.push((w.to_owned(), noun(normal_word(w)).to_owned()));
     });
-    let mut description: Vec<String> = tool
-        .description
-        .as_deref()
-        .map(description_words)
-        .unwrap_or_default();
-    description.sort_unstable();
-    description.dedup();
 
     // The action is the name's first verb (`search_tickets`, `tickets_search`,
     // `jira_get_issue`, `confluence_get_page_views`); a word in the plural is a noun
@@ -332,20 +326,23 @@ pub(crate) fn meaning(tool: &Tool) -> Option<Meaning> {
         .input_schema
         .get("properties")
         .and_then(serde_json::Value::as_object);
-    // `to` is the end of a range when another parameter starts it, else a recipient.
-    let ranged = properties.is_some_and(|properties| {
+    // `to` is the end of a range when another parameter starts it, else a recipient. The
+    // names are read as if none did, and read again only when one does.
+    let normal_names = |ranged: bool| -> Vec<String> {
         properties
-            .keys()
-            .any(|name| parameter(name, &objects, &head, action, false) == "start")
-    });
+            .into_iter()
+            .flat_map(|properties| properties.keys())
+            .map(|name| parameter(name, &objects, &head, action, ranged))
+            .collect()
+    };
+    let mut names = normal_names(false);
+    if names.iter().any(|name| name == "start") {
+        names = normal_names(true);
+    }
     let mut parameters = Vec::new();
     let mut optional = Vec::new();
-    for (name, schema) in properties.into_iter().flatten() {
-        let normal = format!(
-            "{}:{}",
-            parameter(name, &objects, &head, action, ranged),
-            type_of(schema)
-        );
+    for ((name, schema), normal) in properties.into_iter().flatten().zip(names) {
+        let normal = format!("{normal}:{}", type_of(schema));
         if !required.contains(&name.as_str()) {
             optional.push(normal.clone());
         }
@@ -365,7 +362,7 @@ pub(crate) fn meaning(tool: &Tool) -> Option<Meaning> {
         prefix,
         parameters,
         optional,
-        description,
+        description: tool.description.as_deref().unwrap_or_default(),
     })
 }
 
@@ -377,7 +374,8 @@ fn first_word(description: &str) -> Option<String> {
     Some(word.to_lowercase())
 }
 
-/// The normalized words of a description, without the words most descriptions share.
+/// The normalized words of a description, without the words most descriptions share, sorted,
+/// without repeats.
 fn description_words(description: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut lower = String::new();
@@ -392,6 +390,8 @@ fn description_words(description: &str) -> Vec<String> {
         }
         words.push(normal_word(&lower).to_owned());
     }
+    words.sort_unstable();
+    words.dedup();
     words
 }
 
@@ -421,7 +421,7 @@ fn type_of(schema: &serde_json::Value) -> &'static str {
 /// say little (`text`, `info`) may be on one side only (`read_text_file`, `read_file`). One
 /// thing and many (`upload_attachment`, `upload_attachments`) are different tools, except to
 /// search and list.
-fn same_things(a: &Meaning, b: &Meaning) -> bool {
+fn same_things(a: &Meaning<'_>, b: &Meaning<'_>) -> bool {
     if a.head.is_empty() != b.head.is_empty() || a.head != b.head {
         return false;
     }
@@ -434,7 +434,7 @@ fn same_things(a: &Meaning, b: &Meaning) -> bool {
     if a.objects == b.objects {
         return true;
     }
-    let own = |x: &Meaning, y: &Meaning| -> Vec<String> {
+    let own = |x: &Meaning<'_>, y: &Meaning<'_>| -> Vec<String> {
         x.objects
             .iter()
             .filter(|w| y.objects.binary_search(w).is_err())
@@ -447,17 +447,22 @@ fn same_things(a: &Meaning, b: &Meaning) -> bool {
         (true, false) => (b_own, b, a),
         _ => return false,
     };
+    let described = std::cell::OnceCell::new();
     extra.iter().all(|w| {
         of.bound.binary_search(w).is_err()
             && !QUALIFIERS.contains(&w.as_str())
-            && (other.description.binary_search(w).is_ok() || other.prefix.binary_search(w).is_ok())
+            && (other.prefix.binary_search(w).is_ok()
+                || described
+                    .get_or_init(|| description_words(other.description))
+                    .binary_search(w)
+                    .is_ok())
     })
 }
 
 /// Leaves out of every meaning the parameters that more than half of the tools of a catalog
 /// of ten or more take (`tenant`, `auth_method`, `retry_delay` on every tool of a cloud
 /// server): shared by nearly every pair, they would make unrelated tools look alike.
-pub(crate) fn drop_common_parameters(meanings: &mut [Option<Meaning>]) {
+pub(crate) fn drop_common_parameters(meanings: &mut [Option<Meaning<'_>>]) {
     let tools = meanings.len();
     if tools < 10 {
         return;
@@ -484,7 +489,7 @@ pub(crate) fn drop_common_parameters(meanings: &mut [Option<Meaning>]) {
 
 /// Whether every parameter of `smaller` is one of `larger`'s, and `larger` has one more, an
 /// optional one: a tool with one more filter is the same tool.
-fn extras_optional(smaller: &Meaning, larger: &Meaning) -> bool {
+fn extras_optional(smaller: &Meaning<'_>, larger: &Meaning<'_>) -> bool {
     larger.parameters.len() == smaller.parameters.len() + 1
         && smaller
             .parameters
@@ -514,8 +519,8 @@ fn shared_and_all(a: &[String], b: &[String]) -> (usize, usize) {
 /// them different tools: on real catalogs, such pairs are nearly always a narrower tool
 /// beside a broader one (`storage_blob_get`, `storage_blob_container_get`).
 pub(crate) fn same_meaning(
-    a: &Meaning,
-    b: &Meaning,
+    a: &Meaning<'_>,
+    b: &Meaning<'_>,
     parameter_overlap: u64,
 ) -> Option<Vec<String>> {
     if a.action != b.action || a.objects.is_empty() != b.objects.is_empty() {
@@ -553,27 +558,28 @@ mod tests {
     use serde_json::json;
     use toolpact::Tool;
 
-    fn tool(name: &str, description: &str, properties: &[&str]) -> Tool {
+    /// A tool that lives as long as the test, for meanings that borrow its description.
+    fn tool(name: &str, description: &str, properties: &[&str]) -> &'static Tool {
         let properties: serde_json::Map<String, serde_json::Value> = properties
             .iter()
             .map(|p| ((*p).to_owned(), json!({"type": "string"})))
             .collect();
-        Tool::new(
+        Box::leak(Box::new(Tool::new(
             name,
             description,
             json!({"type": "object", "properties": properties}),
-        )
+        )))
     }
 
     #[test]
     fn paraphrases_share_action_objects_and_parameters() {
-        let a = meaning(&tool(
+        let a = meaning(tool(
             "lookup_tickets",
             "Looks up open support tickets by keyword.",
             &["keyword", "status"],
         ))
         .unwrap();
-        let b = meaning(&tool(
+        let b = meaning(tool(
             "find_tickets",
             "Finds tickets that match a query.",
             &["query", "status"],
@@ -590,46 +596,46 @@ mod tests {
 
     #[test]
     fn another_object_or_other_parameters_are_another_tool() {
-        let issue = meaning(&tool(
+        let issue = meaning(tool(
             "get_issue",
             "Get details of a specific issue in a GitHub repository.",
             &["owner", "repo", "issue_number"],
         ))
         .unwrap();
-        let comments = meaning(&tool(
+        let comments = meaning(tool(
             "get_issue_comments",
             "Get comments for a specific issue in a GitHub repository.",
             &["owner", "repo", "issue_number"],
         ))
         .unwrap();
         assert_eq!(same_meaning(&issue, &comments, 75), None);
-        let search = meaning(&tool("search_tickets", "Search tickets.", &["query"])).unwrap();
-        let list = meaning(&tool("list_tickets", "List tickets.", &["status"])).unwrap();
+        let search = meaning(tool("search_tickets", "Search tickets.", &["query"])).unwrap();
+        let list = meaning(tool("list_tickets", "List tickets.", &["status"])).unwrap();
         assert_eq!(same_meaning(&search, &list, 75), None);
-        let by_id = meaning(&tool(
+        let by_id = meaning(tool(
             "search_tickets",
             "Search tickets.",
             &["id", "owner", "since", "until"],
         ))
         .unwrap();
-        let by_text = meaning(&tool("find_tickets", "Find tickets.", &["query", "owner"])).unwrap();
+        let by_text = meaning(tool("find_tickets", "Find tickets.", &["query", "owner"])).unwrap();
         assert_eq!(same_meaning(&by_id, &by_text, 75), None);
         // One more required parameter is another tool; one more optional one is not.
-        let mut narrower = tool("find_tickets", "Find tickets.", &["query", "owner"]);
+        let mut narrower = tool("find_tickets", "Find tickets.", &["query", "owner"]).clone();
         narrower.input_schema["required"] = json!(["query", "owner"]);
-        let broader = meaning(&tool("search_tickets", "Search tickets.", &["q"])).unwrap();
+        let broader = meaning(tool("search_tickets", "Search tickets.", &["q"])).unwrap();
         assert!(same_meaning(&broader, &by_text, 75).is_some());
         assert_eq!(
             same_meaning(&broader, &meaning(&narrower).unwrap(), 75),
             None
         );
-        let narrower = meaning(&tool(
+        let narrower = meaning(tool(
             "search_open_tickets",
             "Search open tickets.",
             &["query"],
         ))
         .unwrap();
-        let broader = meaning(&tool(
+        let broader = meaning(tool(
             "find_tickets",
             "Find open or closed tickets.",
             &["query"],
@@ -637,8 +643,8 @@ mod tests {
         .unwrap();
         assert_eq!(same_meaning(&narrower, &broader, 75), None);
         // One issue by its key, and many by their keys: another type.
-        let one = meaning(&tool("get_issue_info", "Get an issue.", &["issue_key"])).unwrap();
-        let mut many = tool("get_issues_info", "Get issues.", &[]);
+        let one = meaning(tool("get_issue_info", "Get an issue.", &["issue_key"])).unwrap();
+        let mut many = tool("get_issues_info", "Get issues.", &[]).clone();
         many.input_schema =
             json!({"type": "object", "properties": {"issue_keys": {"type": "array"}}});
         assert_eq!(same_meaning(&one, &meaning(&many).unwrap(), 75), None);
@@ -646,10 +652,10 @@ mod tests {
 
     #[test]
     fn a_name_without_a_verb_takes_the_description_s_first_word() {
-        let m = meaning(&tool("ticket_lookup_v2", "Finds tickets.", &[])).unwrap();
+        let m = meaning(tool("ticket_lookup_v2", "Finds tickets.", &[])).unwrap();
         assert_eq!(m.action, "search");
-        let m = meaning(&tool("tickets", "Retrieves tickets by id.", &["id"])).unwrap();
+        let m = meaning(tool("tickets", "Retrieves tickets by id.", &["id"])).unwrap();
         assert_eq!(m.action, "get");
-        assert!(meaning(&tool("tickets", "Tickets of the desk.", &[])).is_none());
+        assert!(meaning(tool("tickets", "Tickets of the desk.", &[])).is_none());
     }
 }

@@ -177,20 +177,22 @@ impl TokenCounter {
                 let cut = around.len();
                 around.extend_from_slice(&shared.json[last..]);
                 around.extend_from_slice(after);
-                // The cuts fall on ASCII bytes, so each part is UTF-8.
+                // The cuts fall on ASCII bytes, so each part is UTF-8. The inside is read
+                // only the first time: it is the same in every value that holds it.
                 let parts = (
                     std::str::from_utf8(&around[..cut]),
                     std::str::from_utf8(&around[cut..]),
-                    std::str::from_utf8(&shared.json[first..last]),
                 );
                 match parts {
-                    (Ok(before), Ok(after), Ok(inside)) => {
+                    (Ok(before), Ok(after)) => {
                         let outside = self.count(before) + self.count(after);
                         let inside = match shared.count {
-                            Some(n) => n,
-                            None => *shared.count.insert(self.count_inside(inside)),
+                            Some(n) => Some(n),
+                            None => std::str::from_utf8(&shared.json[first..last])
+                                .ok()
+                                .map(|inside| *shared.count.insert(self.count_inside(inside))),
                         };
-                        Some(outside + inside)
+                        inside.map(|inside| outside + inside)
                     }
                     _ => None,
                 }

@@ -238,6 +238,21 @@ pub(crate) fn text_words(text: &str) -> Vec<String> {
     words
 }
 
+/// Whether one of the words of free text, lowercased as [`text_words`] has them, satisfies
+/// `f`: the words are read one at a time into one buffer, and the reading stops at the first.
+pub(crate) fn any_text_word(text: &str, mut f: impl FnMut(&str) -> bool) -> bool {
+    let mut word = String::new();
+    let mut found = false;
+    for_each_text_word(text, &mut |w| {
+        if !found {
+            word.clear();
+            push_lowercase(&mut word, w);
+            found = f(&word);
+        }
+    });
+    found
+}
+
 /// Whether `text` holds `name` as a whole identifier (not inside a longer one: `cursor` is
 /// not in `next_cursor` nor in "the cursors").
 pub(crate) fn mentions_identifier(text: &str, name: &str) -> bool {
@@ -560,15 +575,30 @@ fn is_stop_word(word: &str) -> bool {
 /// The stems of the words in `text` that are not [`STOP_WORDS`].
 pub(crate) fn content_words(text: &str) -> Vec<String> {
     let mut stems = Vec::new();
+    any_content_word(text, |stem| {
+        stems.push(stem);
+        false
+    });
+    stems
+}
+
+/// Whether `f` holds for one of [`content_words`], each stemmed only once the words before it
+/// did not satisfy `f`: a rule that asks whether every word is of a kind stops at the first
+/// that is not.
+pub(crate) fn any_content_word(text: &str, mut f: impl FnMut(String) -> bool) -> bool {
     let mut word = String::new();
+    let mut found = false;
     for_each_text_word(text, &mut |w| {
+        if found {
+            return;
+        }
         word.clear();
         push_lowercase(&mut word, w);
         if !is_stop_word(&word) {
-            stems.push(stem(&word));
+            found = f(stem(&word));
         }
     });
-    stems
+    found
 }
 
 /// The stems of the words of an identifier (stop words kept: in a name they were chosen).

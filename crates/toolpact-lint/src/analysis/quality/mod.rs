@@ -10,8 +10,8 @@
 pub(crate) mod cues;
 
 use crate::analysis::words::{
-    FILLER_WORDS, content_words, identifier_words, mentions_identifier as mentions, name_stems,
-    stem,
+    FILLER_WORDS, any_content_word, content_words, identifier_words,
+    mentions_identifier as mentions, name_stems, stem,
 };
 use cues::{
     BOILERPLATE_SET, BOILERPLATE_TEXT, CONTEXT_SET, Cues, EMPTY_PARAMETER_SET, EXAMPLE_MARKER,
@@ -281,11 +281,13 @@ impl Facts {
 /// Whether every content word of `description` is one of `known`, "get" or an empty noun
 /// ("data", "information"): the description says nothing beyond the name.
 pub(crate) fn restates(description: &str, known: &[String]) -> bool {
-    let words = content_words(description);
-    !words.is_empty()
-        && words
-            .iter()
-            .all(|w| known.contains(w) || w == "get" || FILLER_WORDS.contains(&w.as_str()))
+    // The words are read up to the first that says something of its own.
+    let mut any = false;
+    let says_more = any_content_word(description, |w| {
+        any = true;
+        !(known.contains(&w) || w == "get" || FILLER_WORDS.contains(&w.as_str()))
+    });
+    any && !says_more
 }
 
 /// Whether a tool's whole description says nothing beyond its name and title, as
@@ -402,6 +404,12 @@ fn properties(tool: &Tool) -> impl Iterator<Item = (&String, &Map<String, Value>
         .into_iter()
         .flatten()
         .map(|(name, schema)| (name, schema.as_object().unwrap_or(&EMPTY)))
+}
+
+/// Whether `schema` has one of `keywords`. A schema has few keys: reading them once costs
+/// less than looking each keyword up, which hashes it.
+fn has_any_key(schema: &Map<String, Value>, keywords: &[&str]) -> bool {
+    schema.keys().any(|k| keywords.contains(&k.as_str()))
 }
 
 /// A property schema as one type: an `anyOf` of one type and `null` is that type.
@@ -559,10 +567,7 @@ fn lacks_example(
     required: bool,
 ) -> bool {
     let (kind, schema) = single_type(schema);
-    if ["enum", "const", "examples", "pattern", "oneOf"]
-        .iter()
-        .any(|k| schema.contains_key(*k))
-    {
+    if has_any_key(schema, &["enum", "const", "examples", "pattern", "oneOf"]) {
         return false;
     }
     let in_tool = mentions(description, name);
@@ -683,8 +688,11 @@ fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
     let mut beyond_name = 0;
     let mut vague = 0;
     let mut new: Vec<String> = Vec::new();
+    let mut lower = String::new();
     for (i, word) in words.iter().enumerate() {
-        let lower = word.to_ascii_lowercase();
+        lower.clear();
+        lower.push_str(word);
+        lower.make_ascii_lowercase();
         if is_in(&STOP_SET, &lower) {
             continue;
         }
@@ -717,7 +725,8 @@ fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
 fn says_beyond_name(text: &str, name: &[String]) -> bool {
     raw_words(text).iter().any(|word| {
         identifier_words(word).iter().any(|part| {
-            let n = normal(&part.to_ascii_lowercase());
+            // The words of an identifier come lowercased.
+            let n = normal(part);
             !STOP_SET.contains(n.as_str())
                 && !FILLER_SET.contains(n.as_str())
                 && !VAGUE_SET.contains(n.as_str())
@@ -769,6 +778,7 @@ fn read_parameters(tool: &Tool, description_cues: &Cues<'_>, facts: &mut Facts) 
     // ([`takes_named_format`]); whether a parameter's description or schema shows an example.
     let mut gaps: Vec<(String, bool)> = Vec::new();
     let mut shown = false;
+    let required_names = tool.input_schema.get("required").and_then(Value::as_array);
     for (name, schema) in properties(tool) {
         facts.parameters += 1;
         let own = schema
@@ -801,12 +811,12 @@ fn read_parameters(tool: &Tool, description_cues: &Cues<'_>, facts: &mut Facts) 
         } else {
             facts.unexplained.push(name.clone());
         }
-        if [
-            "enum", "default", "format", "pattern", "examples", "minimum", "maximum",
-        ]
-        .iter()
-        .any(|k| schema.contains_key(*k))
-            || cues & cue::DETAIL != 0
+        if has_any_key(
+            schema,
+            &[
+                "enum", "default", "format", "pattern", "examples", "minimum", "maximum",
+            ],
+        ) || cues & cue::DETAIL != 0
         {
             facts.detailed += 1;
             if explained {
@@ -823,11 +833,8 @@ fn read_parameters(tool: &Tool, description_cues: &Cues<'_>, facts: &mut Facts) 
                 u => u.max(3),
             };
         }
-        let required = tool
-            .input_schema
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())));
+        let required =
+            required_names.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name.as_str())));
         if lacks_example(name, schema, (own, cues), description, &shows, required) {
             let text = matches!(single_type(schema).0, Some("string") | None);
             gaps.push((name.clone(), text && !takes_named_format(name, cues)));

@@ -1,5 +1,5 @@
 use crate::analysis::schema::Property;
-use crate::analysis::words::text_words;
+use crate::analysis::words::any_text_word;
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
 use crate::meta::RuleMeta;
@@ -167,17 +167,13 @@ fn has_written_example(text: &str) -> bool {
 }
 
 /// Whether the property is a date or time, by its name or (for strings) its description.
-fn is_date(words: &[String], description_words: &[String], is_string: bool) -> bool {
+fn is_date(words: &[String], description: &str, is_string: bool) -> bool {
     if words.iter().any(|w| NOT_A_DATE.contains(&w.as_str())) {
         return false;
     }
     let by_name = words.iter().any(|w| NAME_WORDS.contains(&w.as_str()))
         || (words.len() >= 2 && words.last().is_some_and(|w| w == "at"));
-    let by_description = is_string
-        && description_words
-            .iter()
-            .any(|w| DESCRIPTION_WORDS.contains(&w.as_str()));
-    by_name || by_description
+    by_name || (is_string && any_text_word(description, |w| DESCRIPTION_WORDS.contains(&w)))
 }
 
 /// Whether a schema's keywords fix a date representation: a date `format`, a `pattern`, or
@@ -224,7 +220,6 @@ impl ChecksTools for DateWithoutFormat {
             }
             let description = property.description().unwrap_or_default();
             let words = property.name_words();
-            let description_words = text_words(description);
             let is_string = property.may_be("string")
                 || (property.is_array()
                     && property
@@ -232,7 +227,7 @@ impl ChecksTools for DateWithoutFormat {
                         .and_then(|i| i.get("type"))
                         .and_then(Value::as_str)
                         == Some("string"));
-            if !is_date(&words, &description_words, is_string) {
+            if !is_date(&words, description, is_string) {
                 return;
             }
             let is_number = property.may_be("integer") || property.may_be("number");
@@ -258,9 +253,7 @@ impl ChecksTools for DateWithoutFormat {
                 ))
             } else if !is_string
                 && is_number
-                && !description_words
-                    .iter()
-                    .any(|w| NUMERIC_HINTS.contains(&w.as_str()))
+                && !any_text_word(description, |w| NUMERIC_HINTS.contains(&w))
             {
                 Some((
                     format!(

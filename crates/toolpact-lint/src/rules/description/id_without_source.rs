@@ -1,9 +1,11 @@
 use crate::analysis::ids::is_server_owned_id;
+use crate::analysis::words::for_each_identifier_word;
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
 use crate::meta::RuleMeta;
 use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 
@@ -159,10 +161,12 @@ impl ChecksTools for IdWithoutSource {
     fn check_tool(&self, cx: &Context<'_>, view: &ToolView<'_>, out: &mut Vec<Violation>) {
         let (i, tool) = (view.index, view.tool);
         let names = ToolNames(cx.lowercase_names());
-        let own = tool.name.to_lowercase();
+        // Lowercased only for a tool with an id property to check.
+        let own = OnceCell::new();
         view.for_each_property(&mut |property| {
-            let words = property.name_words();
-            if !words.last().is_some_and(|w| ID_WORDS.contains(&w.as_str()))
+            let mut ends_in_id = false;
+            for_each_identifier_word(property.name, |w| ends_in_id = ID_WORDS.contains(&w));
+            if !ends_in_id
                 || property.is_closed()
                 || is_server_owned_id(&tool.input_schema, property.name, property.schema, tool)
             {
@@ -175,7 +179,7 @@ impl ChecksTools for IdWithoutSource {
                 .unwrap_or_default();
             let description = property.description().unwrap_or_default();
             let text = format!("{description} {items_description}");
-            if names_source(&text, &names, &own) {
+            if names_source(&text, &names, own.get_or_init(|| tool.name.to_lowercase())) {
                 return;
             }
             out.push(Violation {

@@ -1,5 +1,5 @@
 use crate::analysis::schema::Property;
-use crate::analysis::words::{CONTAINER_WORDS, FILLER_WORDS, content_words, name_stems};
+use crate::analysis::words::{CONTAINER_WORDS, FILLER_WORDS, any_content_word, name_stems};
 use crate::context::{Context, ToolView};
 use crate::finding::Violation;
 use crate::meta::RuleMeta;
@@ -52,33 +52,40 @@ declare_rule! {
     }
 }
 
-/// Whether the text gives an example: a digit, a quoted value, or "e.g." / "for example" /
-/// "such as". A single quote counts only where it opens a quotation, not in "user's".
-fn has_example(description: &str) -> bool {
-    let lower = description.to_lowercase();
+/// Whether the text gives an example as a digit or a quoted value. A single quote counts only
+/// where it opens a quotation, not in "user's".
+fn has_digit_or_quote(description: &str) -> bool {
     let mut previous = ' ';
-    let quoted = description.chars().any(|c| {
+    description.chars().any(|c| {
         let opens = matches!(c, '\'' | '‘') && !previous.is_alphanumeric();
         previous = c;
         c.is_ascii_digit() || opens || "\"`“”«»".contains(c)
-    });
-    quoted
-        || ["e.g", "eg.", "for example", "for instance", "such as"]
-            .iter()
-            .any(|p| lower.contains(p))
+    })
+}
+
+/// Whether the text gives an example in words: "e.g.", "for example", "such as".
+fn has_example_phrase(description: &str) -> bool {
+    let lower = description.to_lowercase();
+    ["e.g", "eg.", "for example", "for instance", "such as"]
+        .iter()
+        .any(|p| lower.contains(p))
 }
 
 /// Whether `description` says nothing beyond the property's name.
 pub(crate) fn is_vague(name: &str, description: &str, is_array: bool) -> bool {
-    if has_example(description) {
+    // The cheap test first; then the words, read up to the first that says something the
+    // name does not (most descriptions have one); and only a description of nothing else is
+    // searched for the phrases of an example.
+    if has_digit_or_quote(description) {
         return false;
     }
     let name = name_stems(name);
-    content_words(description).iter().all(|w| {
-        name.contains(w)
+    let says_more = any_content_word(description, |w| {
+        !(name.contains(&w)
             || FILLER_WORDS.contains(&w.as_str())
-            || (is_array && CONTAINER_WORDS.contains(&w.as_str()))
-    })
+            || (is_array && CONTAINER_WORDS.contains(&w.as_str())))
+    });
+    !says_more && !has_example_phrase(description)
 }
 
 /// What to write instead, for a property of this shape.

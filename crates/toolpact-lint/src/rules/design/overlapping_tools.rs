@@ -181,6 +181,13 @@ fn jaccard(a: &[u64], b: &[u64]) -> (usize, usize) {
     (shared, a.len() + b.len() - shared)
 }
 
+/// Whether two sets of `a` and `b` words may reach `threshold` percent of similarity: at most
+/// the smaller set's words are shared, and at least the larger's are all of them, so a pair
+/// whose sizes are too far apart is not compared word by word.
+fn sizes_may_reach(a: usize, b: usize, threshold: u64) -> bool {
+    (a.min(b) as u64) * 100 >= threshold * a.max(b) as u64
+}
+
 /// One overlap: a tool, the earlier tool it overlaps with most, and their similarity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Overlap {
@@ -234,20 +241,59 @@ fn signatures(
 /// The pairs of tools to compare, `(later, earlier)`, sorted and without repeats, from
 /// `(key, tool)` entries: the tools that share a key, each with a bounded window of the
 /// others (see [`BUCKET_WINDOW`]).
+///
+/// A catalog of templated tools has millions of pairs, most of them repeated from band to
+/// band. They are gathered by tool in two passes over the buckets (count, then place) and
+/// only each tool's own few are sorted, rather than all of them at once.
 fn candidates(mut keys: Vec<(u64, u32)>) -> Vec<(u32, u32)> {
     keys.sort_unstable();
+    let pairs = || {
+        keys.chunk_by(|x, y| x.0 == y.0).flat_map(|bucket| {
+            bucket
+                .iter()
+                .enumerate()
+                .skip(1)
+                .flat_map(move |(p, &(_, tool))| {
+                    let first = 0..p.min(BUCKET_WINDOW);
+                    let recent = p.saturating_sub(BUCKET_WINDOW).max(first.end)..p;
+                    first
+                        .chain(recent)
+                        .map(move |q| (tool as usize, bucket[q].1))
+                })
+        })
+    };
+    let tools = keys
+        .iter()
+        .map(|&(_, tool)| tool as usize + 1)
+        .max()
+        .unwrap_or(0);
+    // Where each tool's earlier tools start in `others`, then where the next one goes.
+    let mut starts = vec![0usize; tools + 1];
+    for (tool, _) in pairs() {
+        starts[tool + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut next = starts.clone();
+    let mut others = vec![0u32; starts[tools]];
+    for (tool, other) in pairs() {
+        others[next[tool]] = other;
+        next[tool] += 1;
+    }
     let mut candidates: Vec<(u32, u32)> = Vec::new();
-    for bucket in keys.chunk_by(|x, y| x.0 == y.0) {
-        for (p, &(_, tool)) in bucket.iter().enumerate().skip(1) {
-            let first = 0..p.min(BUCKET_WINDOW);
-            let recent = p.saturating_sub(BUCKET_WINDOW).max(first.end)..p;
-            for q in first.chain(recent) {
-                candidates.push((tool, bucket[q].1));
+    for (tool, range) in starts.windows(2).enumerate() {
+        let Ok(tool) = u32::try_from(tool) else {
+            break;
+        };
+        let mine = &mut others[range[0]..range[1]];
+        mine.sort_unstable();
+        for &other in mine.iter() {
+            if candidates.last() != Some(&(tool, other)) {
+                candidates.push((tool, other));
             }
         }
     }
-    candidates.sort_unstable();
-    candidates.dedup();
     candidates
 }
 
@@ -301,7 +347,11 @@ pub(crate) fn overlaps(tools: &[&Tool], threshold: u64) -> Vec<Overlap> {
         if tools[tool].name == tools[other].name {
             continue;
         }
-        let (shared, all) = jaccard(&sets[tool], &sets[other]);
+        let (a, b) = (&sets[tool], &sets[other]);
+        if !sizes_may_reach(a.len(), b.len(), threshold) {
+            continue;
+        }
+        let (shared, all) = jaccard(a, b);
         if (shared as u64) * 100 < threshold * all as u64 {
             continue;
         }
@@ -350,7 +400,7 @@ pub(crate) fn paraphrases(
     if parameter_overlap > 100 {
         return Vec::new();
     }
-    let mut meanings: Vec<Option<Meaning>> = tools.iter().map(|t| meaning(t)).collect();
+    let mut meanings: Vec<Option<Meaning<'_>>> = tools.iter().map(|t| meaning(t)).collect();
     drop_common_parameters(&mut meanings);
     let mut keys: Vec<(u64, u32)> = Vec::new();
     for (index, m) in meanings.iter().enumerate() {
@@ -654,6 +704,54 @@ mod tests {
         );
         assert!(recall >= 0.98, "recall {recall}");
         assert_eq!(unplanted, 0, "random tools do not overlap");
+    }
+
+    #[test]
+    fn a_pair_its_sizes_rule_out_never_reaches_the_threshold() {
+        fn set(random: &mut Random, words: usize) -> Vec<u64> {
+            let mut set: Vec<u64> = (0..words).map(|_| random.below(30) as u64).collect();
+            set.sort_unstable();
+            set.dedup();
+            set
+        }
+        let mut random = Random(5);
+        for _ in 0..20_000 {
+            let (m, n) = (1 + random.below(25), 1 + random.below(25));
+            let (a, b) = (set(&mut random, m), set(&mut random, n));
+            let (shared, all) = jaccard(&a, &b);
+            for threshold in 1..=100 {
+                if !super::sizes_may_reach(a.len(), b.len(), threshold) {
+                    assert!(
+                        (shared as u64) * 100 < threshold * all as u64,
+                        "{a:?} {b:?} {threshold}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn candidates_are_the_window_pairs_sorted_without_repeats() {
+        let mut random = Random(11);
+        for (entries, distinct_keys) in [(0, 1), (1, 1), (50, 3), (5000, 40), (5000, 1500)] {
+            let keys: Vec<(u64, u32)> = (0..entries)
+                .map(|_| (random.below(distinct_keys) as u64, random.below(700) as u32))
+                .collect();
+            // Every pair of each bucket's window, sorted as a whole.
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            let mut want: Vec<(u32, u32)> = Vec::new();
+            for bucket in sorted.chunk_by(|x, y| x.0 == y.0) {
+                for (p, &(_, tool)) in bucket.iter().enumerate().skip(1) {
+                    let first = 0..p.min(super::BUCKET_WINDOW);
+                    let recent = p.saturating_sub(super::BUCKET_WINDOW).max(first.end)..p;
+                    want.extend(first.chain(recent).map(|q| (tool, bucket[q].1)));
+                }
+            }
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(super::candidates(keys), want, "{entries} entries");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@ use crate::finding::Violation;
 use crate::meta::RuleMeta;
 use crate::rule::{ChecksTools, Rule, declare_rule};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use toolpact::json::child_pointer;
 use toolpact::schema::{MAX_DEPTH, resolve_local_ref};
@@ -168,20 +169,28 @@ impl<'v> Walk<'v, '_> {
         if depth > MAX_DEPTH || !node.is_object() {
             return;
         }
-        // Names matter only where `required` is, and where branches inherit them.
-        let obj = node.as_object();
-        let wanted = obj.is_some_and(|o| {
-            o.contains_key("required") || SAME_INSTANCE.iter().any(|k| o.contains_key(*k))
+        // Names matter only where `required` is, and where branches inherit them. A schema
+        // has few keys: reading them once costs less than looking each keyword up.
+        let wanted = node.as_object().is_some_and(|o| {
+            o.keys()
+                .any(|k| k == "required" || SAME_INSTANCE.contains(&k.as_str()))
         });
-        let mut names = inherited.clone();
-        let known = wanted && declared(self.root, node, 0, &mut { MAX_VISITS }, &mut names);
+        let mut known = false;
+        // A schema that is neither has no branch to hand the names to.
+        let names = if wanted {
+            let mut names = inherited.clone();
+            known = declared(self.root, node, 0, &mut { MAX_VISITS }, &mut names);
+            Cow::Owned(names)
+        } else {
+            Cow::Borrowed(inherited)
+        };
         if known && !negated && !accepts_other_names(node) {
             self.required(node, pointer, &names);
         }
         let empty = BTreeSet::new();
         for_each_child(node, pointer, |child, pointer| {
             let same_instance = SAME_INSTANCE.contains(&child.keyword);
-            let inherited = if same_instance { &names } else { &empty };
+            let inherited = if same_instance { &*names } else { &empty };
             let negated = (negated && same_instance) || child.keyword == "not";
             self.node(child.schema, pointer, inherited, negated, depth + 1);
         });
