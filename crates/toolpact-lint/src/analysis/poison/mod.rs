@@ -1228,6 +1228,9 @@ fn read_profile(profile: &mut profile::Profile, pointer: &str, place: Place, tex
     let Some(inside) = pointer.strip_prefix("/inputSchema") else {
         return;
     };
+    if !profile::may_hold(text) {
+        return;
+    }
     let (parent, last) = inside.rsplit_once('/').unwrap_or(("", inside));
     match place {
         Place::PropertyName if parent.ends_with("/properties") => {

@@ -81,6 +81,7 @@ static READER: LazyLock<Option<Reader>> = LazyLock::new(|| {
     Some(Reader {
         anchors: AhoCorasickBuilder::new()
             .match_kind(MatchKind::LeftmostFirst)
+            .ascii_case_insensitive(true)
             .build(ANCHORS)
             .ok()?,
         kinds: RegexSet::new(KINDS.iter().map(|(_, re)| *re)).ok()?,
@@ -93,38 +94,39 @@ static READER: LazyLock<Option<Reader>> = LazyLock::new(|| {
 pub(crate) struct Profile {
     /// A bit per kind of [`KINDS`].
     kinds: u8,
-    /// The properties that ask for them, with the kind each brought first.
-    properties: Vec<(String, &'static str)>,
-    /// The pointer of the first property that asks for one.
-    first: Option<String>,
+    /// The properties that ask for them, each with its pointer and the kind it brought
+    /// first.
+    properties: Vec<(String, String, &'static str)>,
+}
+
+/// Whether any kind may read in `text`, as written: a cheap test, in any case, before a
+/// string is put in lower case for [`Profile::read`].
+pub(crate) fn may_hold(text: &str) -> bool {
+    READER.as_ref().is_some_and(|r| r.anchors.is_match(text))
 }
 
 impl Profile {
-    /// Reads one string of the input schema: `text`, lower case with its words apart, is a
-    /// property's name (`property` is then its name as written) or its description or title.
+    /// Reads one string of the input schema that [`may_hold`] lets through: `text`, lower
+    /// case with its words apart, is a property's name (`property` is then its name as
+    /// written) or its description or title.
     pub(crate) fn read(&mut self, pointer: &str, property: &str, text: &str) {
         let Some(reader) = READER.as_ref() else {
             return;
         };
-        if !reader.anchors.is_match(text) {
-            return;
-        }
         for i in reader.kinds.matches(text).iter() {
             let bit = 1u8 << i;
             if self.kinds & bit != 0 {
                 continue;
             }
             self.kinds |= bit;
-            self.properties.push((property.to_owned(), KINDS[i].0));
-            if self.first.is_none() {
-                self.first = Some(property_pointer(pointer));
-            }
+            self.properties
+                .push((property_pointer(pointer), property.to_owned(), KINDS[i].0));
         }
     }
 
-    /// The pointer of the property and what it asks for, when the properties ask for two
-    /// kinds or more and `purpose` (the tool's name and description, lower case) is about
-    /// none of them.
+    /// The pointer of the first property and what each asks for, when the properties ask
+    /// for [`MIN_KINDS`] kinds or more and `purpose` (the tool's name and description, lower
+    /// case) is about none of them.
     pub(crate) fn finish(self, purpose: impl FnOnce() -> String) -> Option<(String, String)> {
         if self.kinds.count_ones() < MIN_KINDS {
             return None;
@@ -136,9 +138,10 @@ impl Profile {
         let listed: Vec<String> = self
             .properties
             .iter()
-            .map(|(name, kind)| format!("{name} ({kind})"))
+            .map(|(_, name, kind)| format!("{name} ({kind})"))
             .collect();
-        Some((self.first?, listed.join(", ")))
+        let (first, _, _) = self.properties.into_iter().next()?;
+        Some((first, listed.join(", ")))
     }
 }
 
