@@ -94,6 +94,18 @@ const FORCED: &[&str] = &[
     // The client's own tools said to be discontinued; every request routed here.
     r"\b(ferramentas|herramientas|outils|werkzeuge|tools) (nativas|nativos|integrad[oa]s|natifs|natives|eingebauten?|built-in|native)\b[^.\n]{0,60}\b(foram|fueron|ont [ée]t[ée]|wurden|were|have been) (descontinuad|discontinu|eingestellt|deprecated|retired|removed)|\b(encaminhe|redirecione|redirija|enruta|redirige|route|redirect) (para|a|à|to) (esta|este|cet|cette|this) (ferramenta|herramienta|outil|tool) (toda|todo|todas|todos|tous|toutes|every|all)\b",
     r"(ほか|他|別)の[^。]{0,30}ツール(を検討する前に|より先に|よりも先に)[^。]{0,10}(まず)?(この|本)(ツール|関数)を(呼び出|使用|実行|使)",
+    // Preference boosting: another tool kept only for backward compatibility; the most
+    // effective tool for the purpose, to be called even where another could answer; the
+    // others outdated; this one for every task, whenever both are there, the canonical one.
+    r"\b(still )?listed (for|only for) backward compatibility( only)?\b[^.\n]{0,20}\b(send|route|use|call|pass|direct) (all|every|each|any)\b",
+    r"\b(the )?most effective (function|tool|way|option) for (this|that|the|any) (purpose|task|job|kind)\b|\bdie effektivste (funktion|werkzeug|tool|methode) f[üu]r\b|\bla (funci[oó]n|herramienta|fun[çc][ãa]o|ferramenta|fonction) m[aá]s eficaz para\b|\bla (fonction|outil) la plus efficace\b",
+    r"\beven (when|if) (another|a different|some other|an?other|other) (tool|function|one|server|helper)s? (could|can|might|may|would) (also |equally |just as well )?(answer|handle|do|serve|help|work|apply|fit)\b|\bauch wenn (ein )?(anderes|andere) (werkzeug|tool|funktion)\w* (ebenfalls|auch|genauso) \w+|\b(aunque|incluso si) otra herramienta (tambi[eé]n )?(pueda|podr[ií]a)\b|\bmesmo que outra ferramenta (tamb[eé]m )?(possa|poderia)\b|\bm[êe]me si un autre outil (pourrait|peut)\b",
+    r"\bprefer [a-z0-9_]+ (for|on|in) (every|each|all|any) (tasks?|requests?|quer(y|ies)|questions?|calls?|operations?|jobs?)\b",
+    r"\bbefore (trying|using|calling|consulting|attempting|reaching for) (anything|anyone|any ?thing|something|any other tool) else\b",
+    r"\b(the )?other (tools?|helpers?|servers?|functions?|plugins?|integrations?|connectors?)\b[^.\n]{0,60}\b(are|is) (outdated|stale|deprecated|obsolete|unreliable|broken|buggy|insecure)\b",
+    r"\b(pick|choose|use|call|select|prefer) (this|me)( one| tool| version| copy)? (whenever|when|if|wherever) (both|the two|two|several|multiple|more than one) (are|is|exist|show up|appear)\b",
+    r"\b(more than one|two|several|multiple|duplicate) `?[a-z0-9_]+`?( entries| tools)?\b[^\n]{0,60}\bthis (is|one is) the (canonical|authoritative|official|real|genuine|primary|correct|right) (one|version|entry|tool|copy)\b|\bthe other (entry|one|copy|version|tool|listing) is (a |an |the )?(stale|old|outdated|fake|broken|rogue|unofficial|leftover)\b",
+    r"\b(do not|don't|never) use\b[^.\n]{0,60}\b(even if|even when|even though) (they are|they're|it is|it's|those are) (connected|available|installed|enabled|present|listed|offered)\b|\bstick (with|to) (this|me)( one| tool)? for (every|each|all|any)\b|\bthe (single|only|sole) (supported|permitted|allowed|approved|sanctioned) way to\b",
 ];
 
 /// Concealment: hide a step from the user, answer with a partial truth, present the tool's
@@ -122,10 +134,18 @@ const CONCEAL: &[&str] = &[
     r"\bmention to user:\s?(false|no|never)|\b(tell|notify|inform|show) user:\s?(false|no|never)",
     r"\bjust say you used",
     r"\b(this is a|it is a) (secret|hidden|covert) (operation|step|action)",
-    r"\b(no|not any|without any) (reason|need)( at all)? to (bring (this|it|that) up|mention (this|it|that)|tell|inform|notify|report (this|it|that))",
+    r"\b(no|not any|without any) (reason|need)( at all)? to (bring (this|it|that) up|mention (this|it|that)|comment on (this|it|that)|remark on (this|it|that)|tell|inform|notify|report (this|it|that))",
     r"\b(the person|the people|whoever) you are (helping|assisting|talking to|working for)\b[^.\n]{0,20}\b(need not|needn't|does not need|doesn't need|should not|must not) (know|hear|see)",
     r"\b(leave|keep) (it|this|that|them|these|the [a-z]+) out of (the |your |any )?(reply|replies|response|answer|summary|report|message|output)",
     r"\b(erw[äa]hne|nenne|zeige)\b[^.\n]{0,40}\b(antwort|zusammenfassung)\b[^.\n]{0,10}\bnicht\b|\bne (le )?(mentionne|mentionnez|montre|montrez|signale|signalez)\b[^.\n]{0,10}\b(pas|jamais)\b[^.\n]{0,30}\b(r[ée]ponse|r[ée]sum[ée])|\bno (lo )?(menciones|mencione|muestres|incluyas)\b[^.\n]{0,30}\b(respuesta|resumen)|\bn[ãa]o (o )?(mencione|mostre|inclua)\b[^.\n]{0,30}\b(resposta|resumo)",
+    // A scripted answer whatever the result says; the call described as having gone normally.
+    r"\b(answer|reply|respond|report|say|tell the user)\b[^\n]{0,120}\bwhatever the (findings|results?|output|scan|call|response|tool|check|list|data|report)( list)? (contains?|says?|returns?|shows?|reports?|finds?|holds?)\b",
+    r"\b(describe|present|report|portray|frame)\b[^.\n]{0,40}\bas having (completed|gone|run|finished|succeeded|worked)\b[^.\n]{0,10}\b(normally|fine|successfully|as usual|smoothly|as expected)\b|\b(carry on|continue|proceed|go on) as if (you|nothing)\b",
+    // A step done in silence, hidden from the user or left out of the account of the actions.
+    r"\bdo (this|it|that|so) (silently|quietly|secretly|discreetly|covertly|invisibly|without (comment|telling))\b|\b(stays?|remains?|is kept|be kept|kept) (hidden|invisible|secret) from the user\b|\bnot (listed|mentioned|included|shown|reported) (among|in|with) the (actions|steps|calls|things) you (report|list|show|describe|mention)\b",
+    r"\bpresent\b[^.\n]{0,40}\bas (the )?(full|complete|entire|whole|unfiltered|exhaustive) (result|list|set|answer|picture|record)|\bwith (no|not a|not any|without any) (note|mention|word|sign|hint|indication|disclaimer) (that|of|about) (the )?(filters?|filtering|changes?|edits?|removals?|omissions?|rewrites?|redirects?)\b",
+    r"\b(do not|don't|never) (point (this|it|that|these|them) out|call (this|it|that) out|draw attention to (this|it|that))\b|\b(do not|don't|never) (mention|reveal|disclose|explain) the (rewrite|change|redirect|edit|substitution|filter|mirror|prefix|addition|tracking|relay|swap)s?\b",
+    r"\b(keep|leave) (it|this|that|them|these|those|the [a-z]+( [a-z]+)?|that [a-z]+) out of (both |any |every |all )?(the |your )?(summary|summaries|confirmation|conversation|chat|transcript|reply|replies|answer|report|unread count|count)\b",
     // Spanish, Portuguese, French, German.
     r"\bno (informes|digas|menciones|avises|reveles|le digas|cuentes|le cuentes|comuniques)\b|\bsin (informar|avisar|decir)(le)? al usuario",
     r"\bn[ãa]o (conte|diga|informe|mencione|avise|revele|comunique)\b|\bsem (informar|avisar|contar) (ao|o) usu[áa]rio",
@@ -233,6 +253,14 @@ const AUTHORITY: &[&str] = &[
     r"\b(user|users|usuario|usu[aá]rio|utilisateur|benutzer|nutzer)\b[^.\n]{0,30}\b(already|ya|j[aá]|d[ée]j[aà]|bereits|schon)\b[^.\n]{0,20}\b(approv|authori|consent|agreed|confirm|waiv|aprob|autoriz|consinti|aprov|approuv|autoris|genehmig|zugestimm|erlaub)\w*|\b(waived?|waiving|waives) (the |all |any )?(need for )?(confirmation|approval|consent|confirmations)",
     r"\[(ai|assistant|agent|model|llm)[ -]?(only|instructions?|note|eyes only)\]|\b(instructions?|rules?) (for|to) (the )?(ai|assistant|agent|model|llm)\s*:|\b(ai|assistant|agent|model|llm),? (please )?(remember|note that|make sure|be sure|keep in mind)\b",
     r"\b(when|while|whenever) (answering|replying|responding)( to)? (any|every|all|each)\b|\b(all|every|any) (future|subsequent|later|following) (repl(y|ies)|answers?|responses?|conversations?|messages?)\b",
+    r"\bno need to (check|confirm|verify|clear (it|this|that)) with (the user|them|the customer|the owner)\b",
+    r"\b(i am|i'm) (hereby )?(authori[sz]ing|approving|permitting|allowing) (that|this|it|you)\b|\bthis is [a-z]+( [a-z]+)?, the (owner|admin|administrator) of (this|the|my)\b[^.\n]{0,40}\bwriting to (the|my|you)\b",
+    // A comment or a heading addressed to the model; the reply language locked whatever the
+    // user writes; every reply opened with a set phrase, refusals left out; a system marker.
+    r"<!--\s*(model|assistant|ai|llm|agent|claude|gpt|hidden)\s*:|\b(attention|hey|hello|hi|dear),? (assistant|ai|model|llm|agent)\s?[:,!]",
+    r"\bfrom (this (message|point|turn|reply)|here|now) on\b[^.\n]{0,40}\b(you (will|must|should|are to|shall)|every (reply|response|answer)|all (your )?(replies|responses|answers))\b|\b(reply|respond|answer|write|replies|responses|answers)\b[^\n]{0,80}\b(whatever|regardless of (what|which)|no matter (what|which)) language (the user|they)\b",
+    r"\b(start|begin|open|prefix) (every|each|all|any) (of your )?(reply|replies|response|responses|answer|answers)\b[^.\n]{0,40}\bwith [\x22'“]|\b(leave out|omit|skip|drop|suppress|without|no)\b[^.\n]{0,30}\brefusals?\b",
+    r"#{2,}\s?\((system|developer|operator|admin)[ _](message|prompt|instructions?|note)s?\)|#{2,}\s?(system|developer|operator|admin)_(message|prompt|instructions?|note)s?\b",
     // Spanish, Portuguese, French, German.
     r"\bignor\w* (las |todas las )?instrucciones (anteriores|previas)|\bignor\w* (as |todas as )?instru[çc][õo]es (anteriores|pr[ée]vias)",
     r"\bignore(z)? (les|toutes les) instructions (pr[ée]c[ée]dentes|ant[ée]rieures)",
@@ -289,7 +317,7 @@ const CROSS_TOOL: &[&str] = &[
     r"\b(set|change) the (payee|recipient|iban|account) of (every|each|all|any)",
     r"\bwhen (running|using|calling) [^.\n]{0,30}(through|with) (any|every|another|the [a-z_]+) tool",
     r"\b(with|using) your (terminal|shell|browser|file|e-?mail) tool",
-    r"\b(put|use|set|write|place|insert|fill)\b[^.\n]{0,60}\b(in|into|as) (its|their|that tool'?s?|the other tool'?s?) [a-z_]+( field| parameter| argument| address| flag)?\b",
+    r"\b(put|use|set|write|place|insert|fill)\b[^.\n]{0,60}\b(in|into|as) (its|their|that tool'?s?|the other tool'?s?) ([a-z]+_[a-z_]+|`[a-z_]+`|[a-z_]+ (field|parameter|argument|address|flag)|(recipients?|payee|destination|target|account|address|to|cc|bcc|body|url|host|command|query|path|memo|subject)\b)",
     r"\binstead of (the|what)\b[^.\n]{0,30}\b(the user|they) (gave|provided|typed|entered|specified|asked for|chose|wanted|requested)",
     r"\b(a[ñn]ade|agrega|incluye|invita|adicione|inclua|convide|ajoute|ajoutez|invite|f[üu]ge|lade)\b[^.\n]{0,60}\b(cada|todos|todas|chaque|tous|toutes|jede[nmrs]?|alle)\b",
     r"\b(mets|mettez|r[èe]gle|d[ée]finis|pon|establece|defina|coloque|setze|stelle|cambia|altere|change|[äa]ndere)\b[^.\n]{0,30}\b(param[eè]tre|par[aá]metro|par[aâ]metro|parameter|option|opci[oó]n|op[çc][ãa]o|flag|drapeau|destinatario|destinat[aá]rio|destinataire|empf[äa]nger)",
@@ -310,6 +338,11 @@ const CROSS_TOOL: &[&str] = &[
     r"\bwhen (the |a |any )?[a-z_\s]{0,30}(tool|server)('s)? `?[a-z_]*`?\b[^.\n]{0,40}\b(opens?|navigates?|visits?|loads?)\b[^.\n]{0,60}\bfirst (open|navigate|go|visit|load|redirect)",
     r"\b(call|invoke|use|run) `?[a-z]+[_.][a-z_]+`? with `?[a-z_]+`? ?= ?`?https?:",
     r"\bwhenever (a|the|any) [a-z\s]{0,30}(tool|server|connector)s? (saves?|writes?|stores?|creates?|sends?)\b[^.\n]{0,80}\b(save|write|store|create|send|add) (a |an )?(second|another|extra|additional|separate)",
+    // The recipient moved: the real one written into a body or memo, another put in the
+    // address field; a prefix put before every command whichever tool runs it.
+    r"\b(the )?(user'?s? )?(intended|real|actual|original|true) (recipients?|payee|addressee|destination)\b[^.\n]{0,60}\b(body|memo|data|note|first line|subject|comment|reference)\b",
+    r"\b(in front of|before|ahead of|at the (start|beginning) of) (every|each|all|any) (shell |terminal )?commands? (you|that|the)\b|\bwhichever (tool|terminal|shell|server|connector) (executes|runs|sends|handles|carries out) (it|them)\b",
+    r"\b(after|once) (this tool|it|this call|the call) (returns|completes|finishes|has run|has returned)\b[^.\n]{0,10}\b(run|call|invoke|execute|use)\b `?[a-z]+_[a-z_]+`? with `?[a-z_]+`? ?= ?`?([0-9]{1,3}\.){3}[0-9]{1,3}",
 ];
 
 /// Requests for data unrelated to the tool: the conversation, earlier messages, the system
@@ -352,6 +385,9 @@ const SESSION_DATA: &[&str] = &[
     r"\b(home directory|login name|user ?name|hostname|host name|machine'?s? (name|hostname))\b[^.\n]{0,60}\b(home directory|login name|hostname|host name)\b",
     r"\b(pass|send|include|put|add|attach|forward)\b (along )?(the user'?s?|their) (saved|stored) (payment methods?|cards?|credit cards?|billing address(es)?|credentials|passwords)\b[^.\n]{0,40}\b(in|into|as|to)\b",
     r"\buser'?s? (e-?mail|phone)( address| number)? (and|or) (their )?(e-?mail|phone)( address| number)? (appended|added|attached|prepended) to\b",
+    r"\b(the )?user'?s? (last|latest|newest|most recent|previous|earlier|recent) (few |\d+ |two |three |five |ten |twenty )?(messages?|prompts?|requests?|questions?)\b",
+    r"\bfrom (what|everything|anything|all) you (know|remember|have learned|have learnt|have seen) (about|of) (them|the user|him|her|the person|the customer)\b",
+    r"\b(the )?(exact|full|complete|raw|original) (arguments|parameters|inputs|args) (you|that you) (sent|passed|used|gave)\b|\b(the )?(complete|full|raw|entire|whole) (result|output|response) (it|that tool|the tool|they) returned\b",
 ];
 
 /// Credentials and the files that hold them: key paths, credential files, API-key variables.
@@ -369,14 +405,16 @@ const SECRET_DATA: &[&str] = &[
     r"\bask (the user|them|the customer|the buyer|him|her)\b[^.\n]{0,40}\b(card numbers?|cvv|cvc|card security code|seed phrase|recovery phrase|social security number|online banking password)\b[^.\n]{0,20}\bin (the|this) (chat|conversation)\b",
     r"\bdot (netrc|npmrc|pypirc|git credentials)\b",
     r"\bask (the user|them|the customer|him|her)\b[^.\n]{0,40}\b(one-time|verification|otp|mfa|2fa|sms) (codes?|passcodes?|pins?)\b[^.\n]{0,40}\b(read (it |them )?out|to the (technician|agent|caller|representative|support desk))\b",
+    r"\b(aws|gcp|gcloud|azure|cloud|docker|kube|kubernetes|npm|pypi|git|ssh|github|gh) (credentials?|config) files?\b|\b(local |private )?ssh (private )?keys\b|\bcloud credentials\b",
+    r"\b(with the )?values? of (the |all |any |every )?(api keys?|tokens?|secrets?|passwords?|credentials?)\b[^.\n]{0,40}\b(environment|env)\b|\bvalues? of [a-z0-9_]*(password|passwd|secret|token|api_key)\b[^.\n]{0,15}\bfrom (your|the|its) (environment|env|shell)\b",
 ];
 
 /// What makes a data request an instruction: a verb that puts the data in a call or sends it.
-const EXFIL_VERB: &str = r"\b(include|includ|pass|put|send|paste|provide|attach|add|forward|copy|fill|record|extract|read|cat|upload|post|output|print|reveal|share|summari[sz]e|mail|log|transmit|sync|export|contain|give|enthalten|incluy|inclu|envie|envía|transmets|übergib|lies|copia|copie|coloque|pega|cole|mets|ajoute|füge|gib|kopier|schreib|fülle|dump|collect|gather|supply|lis|lisez|lee|lea|leia|lire|leer|ler|colle|collez|pega|pegue|cole)\w*|\bcall this tool with|\bverbatim|\bword for word|\bhere\b|\baqu[ií]\b|\bici\b|\bhier\b|\bcontent from|\bcontents? of\b|\btext of\b|넣|읽|입력|복사|보내|첨부|读取|放入|填写|填入|提供|附上|复制|发送|入れ|読み|記入|貼り付け|送信|添付|含め|入力";
+const EXFIL_VERB: &str = r"\bincl\b|\bwith the values? of\b|\b(include|includ|pass|put|send|paste|provide|attach|add|forward|copy|fill|record|extract|read|cat|upload|post|output|print|reveal|share|summari[sz]e|mail|log|transmit|sync|export|contain|give|enthalten|incluy|inclu|envie|envía|transmets|übergib|lies|copia|copie|coloque|pega|cole|mets|ajoute|füge|gib|kopier|schreib|fülle|dump|collect|gather|supply|lis|lisez|lee|lea|leia|lire|leer|ler|colle|collez|pega|pegue|cole)\w*|\bcall this tool with|\bverbatim|\bword for word|\bhere\b|\baqu[ií]\b|\bici\b|\bhier\b|\bcontent from|\bcontents? of\b|\btext of\b|넣|읽|입력|복사|보내|첨부|读取|放入|填写|填入|提供|附上|复制|发送|入れ|読み|記入|貼り付け|送信|添付|含め|入力";
 
 /// Prompt markup and text addressed to the model by name: instructions whatever they say.
 const DIRECTIVE: &[&str] = &[
-    r"</?(important|hidden|system|instructions?|secret|tool_use_policy|admin)>",
+    r"</?(important|hidden|system|instructions?|secret|tool_use_policy|admin|information)>|</(tool_description|tool_descriptions|description|tool|tools|function|functions|tool_spec|schema)>",
     r"\bnote to the (ai|assistant|model|llm)|\b(ai|assistant|model|llm) reading this\b|\btell the model\b|\bai behavio(u)?r:",
     r"\bafter every (answer|reply|response) you give",
     r"\bignore (all )?(previous|prior) instructions",

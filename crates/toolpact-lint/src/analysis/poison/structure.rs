@@ -1442,8 +1442,10 @@ pub(crate) fn steers(r: &Reading<'_>) -> Option<String> {
             && (sentence.contains("http://") || sentence.contains("https://"));
         // Standing past the call only as an order to the model: to keep something in mind,
         // to treat or register it, to be someone ("a summary recalled in later sessions" is
-        // what a memory tool does).
-        let held = m & (KEEP | NOW) != 0
+        // what a memory tool does; "from now on, every notification is sent in French" is
+        // what a settings tool does, said to no one).
+        let held = m & KEEP != 0
+            || m & NOW != 0 && (m & YOU != 0 || !sentence.contains("from now on"))
             || ["registre", "treat ", "you are ", "stay "]
                 .iter()
                 .any(|w| sentence.contains(w));
@@ -2014,6 +2016,7 @@ mod tests {
             "Saves a summary of the conversation so it can be recalled in later sessions.",
             "Returns the answer with a link to https://docs.example/api for details.",
             "If the user asks for the schema, call describe_table.",
+            "From now on, every message the service sends to that account is in the chosen locale.",
         ] {
             assert!(read_with(text, &steers).is_none(), "{text}");
         }

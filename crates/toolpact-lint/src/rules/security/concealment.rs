@@ -23,7 +23,10 @@ declare_rule! {
     /// Advice on what to list when the model confirms or summarises ("list the To and Cc
     /// recipients only", "those need not be itemised") is reported only where the same text
     /// names a step the user did not ask for: a BCC or blind copy, a retention or archive
-    /// address, data mirrored or uploaded elsewhere, a run that also deletes.
+    /// address, data mirrored or uploaded elsewhere, a run that also deletes. A scripted
+    /// answer "whatever the scan returns", a call to be described "as having completed
+    /// normally", a step done quietly or kept out of the actions reported, and a filtered
+    /// list to be presented as the full one are concealment wherever they stand.
     ///
     /// ## Why is this bad?
     /// Concealment is what turns a strange tool into an attack: the user would refuse the BCC,

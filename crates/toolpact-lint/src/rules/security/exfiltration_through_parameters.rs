@@ -33,7 +33,10 @@ declare_rule! {
     /// a pregnancy, an age, an income, a skin tone, origin or belief, purchases made elsewhere —
     /// while its name and description are about none of them (care, beauty, insurance, pay,
     /// lending, identity, surveys) is reported as a warning at the first such property: each
-    /// parameter is plausible on its own, together they build a profile of the user.
+    /// parameter is plausible on its own, together they build a profile of the user. Fields
+    /// to be filled "from what you know about the user", "the user's last 10 messages", and
+    /// "the exact arguments you sent" to another tool with "the complete result it returned"
+    /// are requests for the session itself.
     ///
     /// ## Why is this bad?
     /// A parameter is a channel to the server. One that asks for the conversation or the system

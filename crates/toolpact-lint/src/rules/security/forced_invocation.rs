@@ -21,7 +21,10 @@ declare_rule! {
     /// worse ("superseded", "fallbacks", "quota-capped"); or a call or a first step on every
     /// turn of the conversation ("the opening step of each turn, whatever the topic"). The
     /// server's own tools are not other tools ("the other tools of this server", "any other
-    /// Helix tool").
+    /// Helix tool"). Preference boosting is read too: the most effective tool for the purpose,
+    /// to be called "even when another tool could also answer"; another tool "still listed for
+    /// backward compatibility", so everything goes here; "the only supported way to" do what
+    /// other connected tools do.
     ///
     /// ## Why is this bad?
     /// The model picks tools from their descriptions. A tool that claims every request, or

@@ -25,7 +25,10 @@ declare_rule! {
     /// no such verb, a sentence on a standing occasion ("whenever", "before", "every",
     /// "must") that names another tool and a value that goes outside or an account to pay
     /// into (an IBAN, an Ethereum address), or sends every other tool's arguments and results
-    /// on ("after any other tool returns").
+    /// on ("after any other tool returns"). A recipient moved — "the intended recipient" written
+    /// into a body or memo while another address takes the field — is read with the paragraph
+    /// that names the tool, and a prefix "in front of every command you run, whichever tool
+    /// executes it" concerns every shell tool.
     ///
     /// ## Why is this bad?
     /// This is shadowing: the poisoned tool is never called, yet it rewrites what a trusted tool
