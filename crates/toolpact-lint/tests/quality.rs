@@ -154,6 +154,9 @@ struct Labelled {
     /// The second draw, held out until the third replaced it (`sample.py --round 3`), read
     /// while tuning since.
     second_held_out: Vec<bool>,
+    /// The third draw, held out until the fourth replaced it (`sample.py --round 4`), read
+    /// while tuning since.
+    third_held_out: Vec<bool>,
     report: Report,
 }
 
@@ -177,6 +180,7 @@ fn checked() -> Labelled {
     };
     let first_held_out = marked("first_held_out");
     let second_held_out = marked("second_held_out");
+    let third_held_out = marked("third_held_out");
     let tools: Vec<&Value> = entries.iter().map(|e| &e["tool"]).collect();
     let list = serde_json::json!({ "tools": tools }).to_string();
     let catalog = Catalog::from_str_named(&list, "fixtures/quality/tools.json", None).unwrap();
@@ -192,13 +196,14 @@ fn checked() -> Labelled {
         held_out,
         first_held_out,
         second_held_out,
+        third_held_out,
         report: check(&catalog, &settings),
     }
 }
 
-/// For each component and each part of the set (all, tuning, held out, and the two former
+/// For each component and each part of the set (all, tuning, held out, and the three former
 /// held-out parts, now tuning), the agreement of the rules with the final labels.
-fn measure(labelled: &Labelled) -> Vec<(&'static str, [Agreement; 5])> {
+fn measure(labelled: &Labelled) -> Vec<(&'static str, [Agreement; 6])> {
     let labels = ratings("labels.tsv");
     let mut flagged: HashMap<(usize, &str), bool> = HashMap::new();
     for finding in &labelled.report.findings {
@@ -232,6 +237,7 @@ fn measure(labelled: &Labelled) -> Vec<(&'static str, [Agreement; 5])> {
                     part(&|i| labelled.held_out[i]),
                     part(&|i| labelled.first_held_out[i]),
                     part(&|i| labelled.second_held_out[i]),
+                    part(&|i| labelled.third_held_out[i]),
                 ],
             )
         })
@@ -474,6 +480,7 @@ fn the_rules_agree_with_the_labels() {
             "held out",
             "first draw's held-out part (tuning)",
             "second draw (tuning)",
+            "third draw (tuning)",
         ]
         .iter()
         .zip(parts)
@@ -487,12 +494,12 @@ fn the_rules_agree_with_the_labels() {
     // The figures `docs/quality.md` reports, on the whole set, against the settled labels: a
     // rule that gets worse on them fails here.
     let floors: [(f64, f64, f64); 6] = [
-        (0.78, 0.71, 0.70),
-        (0.92, 0.98, 0.88),
-        (0.87, 0.92, 0.81),
-        (0.89, 0.62, 0.66),
-        (0.83, 0.83, 0.78),
-        (0.79, 0.54, 0.60),
+        (0.78, 0.70, 0.69),
+        (0.91, 0.97, 0.86),
+        (0.88, 0.90, 0.79),
+        (0.89, 0.64, 0.67),
+        (0.81, 0.81, 0.75),
+        (0.81, 0.51, 0.58),
     ];
     for ((name, parts), (precision, recall, kappa)) in measured.iter().zip(floors) {
         let all = parts[0];

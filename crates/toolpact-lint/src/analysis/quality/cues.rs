@@ -157,19 +157,19 @@ pub(crate) static USE_HINT: LazyLock<Regex> =
 pub(crate) static LIMITATIONS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
     [
         compile(
-            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)? to|cap(ped)? at|between \d+ and \d+|truncat\w*|bounded|exceed\w*)\b|\(\d+\s*[-–]\s*\d+[),]|\b\d+\s*[-–]\s*\d+\)",
+            r"(?i)\b(max(imum)?|at most|up to|no more than|limit(ed)? to|cap(ped)? at|between \d+ and \d+|truncat\w*|bounded|exceed\w*|(larger|greater|bigger|longer|more|fewer|less) than \d+|from (one|two|three|\d+) to (\w+)|after \d+ (seconds?|minutes?|hours?|days?)|\d+\s?[kmg]b)\b|\(\d+\s*[-–]\s*\d+[),]|\b\d+\s*[-–]\s*\d+\)",
         ),
         compile(
             r"(?i)\b(paginat\w*|next[_ ]?page|page[_ ]?token|next[_ ]?token|cursor|offset|start[_ ]?index|start_at|per[_ ]?page|page size|page number)\b",
         ),
         compile(
-            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slower than|(very|significantly|much) slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(will be|are|is|gets?) (saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every)|(delet|remov|drop|purg)\w*[^.\n]{0,80}\band (their|its|all) (associated|related|linked|child|dependent) \w+|(is|are|gets?|will be) (cleared|reset|discarded))\b",
+            r"(?i)\b(permanent\w*|cannot be undone|irreversibl\w*|overwrit\w*|destructive|side effects?|billed|charges?|costs?|credits?|idempotent|read-only|does not (modify|mutate|change)|persist\w*|slower than|(very|significantly|much) slow(er)?|can take (minutes|seconds|hours|a while|long|several)|(will be|are|is|gets?) (saved|written|stored) (to|in|relative to)|affects? (future|existing|all|every)|(delet|remov|drop|purg)\w*[^.\n]{0,80}\band (their|its|all) (associated|related|linked|child|dependent) \w+|(is|are|gets?|will be) (cleared|reset|discarded)|(is|are) left (untouched|unchanged|intact|as is)|(does|do) not move|keeps? the rest|replac(es|ing) (one|any|an existing|the existing|existing)|(is|are|gets?) (automatically )?cleaned up|restarts|modifies [\w ]{0,20}\bdata)\b",
         ),
         compile(
-            r"(?i)\b(fails?|failure|raises|throws|exception|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when)|returns? (an? )?(empty|null|no)\b[\w ]{0,20}\b(if|when))\b",
+            r"(?i)\b(fails?|failure|raises|throws?|exception|(is|are) skipped|yields? (an? )?(empty|error)|invalid|rejected|refuses?|not (supported|available|found|allowed)|unavailable|timed out|(returns?|an?) errors? (if|when|for)|errors? (if|when)|returns? (an? )?(empty|null|no)\b[\w ]{0,20}\b(if|when))\b",
         ),
         compile(
-            r"(?i)\b(requires?|required permissions?|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|only (the )?(provided|specified|given|listed) fields|(statements?|single \w+) only|(you )?must (provide|call|first|pass|specify)|credentials|rate[- ]limit\w*|not paginated|within allowed|cannot|can't|can not|unable to|does not support|doesn't support|no support for|(do not|don't) use (it|this)( tool)? (to|for)|(will )?only (appears?|applies|apply|returns?|shows?|runs?|works?|included|listed|visible) (if|when)|(is|are) ignored|(applies|apply|takes? effect|works?) (only )?once|not all [\w ]{1,30} supports?|(is|are) resolved (against|relative to)|after [\w`'\-]+ (has )?(returned|returns|succeeded|succeeds|completed))\b",
+            r"(?i)\b(requires?|required permissions?|(only use|use only) (it )?(when|if)|supported (fields|values|formats|types|keys)|(is|are) excluded|only (scans|reads|checks|searches|covers|considers|includes|handles|processes|affects)|make sure (the user|that|you)|must (exist|be|have|match|start|end)|only (works|available|supports?|for)|only (the )?(provided|specified|given|listed) fields|(statements?|single \w+) only|(you )?must (provide|call|first|pass|specify)|credentials|rate[- ]limit\w*|not paginated|within allowed|cannot|can't|can not|unable to|does not support|doesn't support|no support for|(do not|don't) use (it|this)( tool)? (to|for)|(will )?only (appears?|applies|apply|returns?|shows?|runs?|works?|included|listed|visible) (if|when)|(is|are) ignored|(applies|apply|takes? effect|works?) (only )?once|not all [\w ]{1,30} supports?|(is|are) resolved (against|relative to)|after [\w`'\-]+ (has )?(returned|returns|succeeded|succeeds|completed))\b",
         ),
     ]
 });
@@ -241,7 +241,7 @@ pub(crate) static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
 /// A format named precisely enough to write a value: "ISO 8601", "RFC3339", "YYYY-MM-DD".
 pub(crate) static PRECISE_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(iso[ -]?\d{3,5}|rfc ?\d{3,5}|<[a-z_]+>[^<\s]{0,3}<[a-z_]+>|yyyy|hh:mm|epoch|unix|posix|seconds since|cron|css selector|xpath|jmespath|lucene|uuid|markdown|json|yaml|html|csv|base64|e\.164|e\.g\.|for example|example)|(?-i:\bin (?:[A-Z][\w.]*\s)+format\b)",
+        r"(?i)(iso[ -]?\d{3,5}|rfc ?\d{3,5}|<[a-z_]+>[^<\s]{0,3}<[a-z_]+>|yyyy|hh:mm|epoch|unix|posix|seconds since|cron|css selector|xpath|jmespath|lucene|uuid|markdown|json|yaml|html|csv|base64|e\.164|e\.g\.|for example|example)|\b(promql|logql|traceql|metricsql|kql|sql|jql|cql|graphql|jsonpath|odata)\b|(?-i:\bin (?:[A-Z][\w.]*\s)+format\b)",
     )
 });
 

@@ -574,6 +574,12 @@ fn lacks_example(
     let example_shown = || cues & cue::EXAMPLE != 0 || (in_tool && shows.example());
     let said = || cues & cue::SHAPE != 0 || (!required && shows.example());
     match kind {
+        // An optional object that declares no property and says nothing of what it holds
+        // asks for no particular shape: there is nothing to show. A required one must still
+        // be built.
+        Some("object") if !required && own.is_empty() && !schema.contains_key("properties") => {
+            false
+        }
         Some("object") => {
             !shaped_by_properties(schema, description, shows) && !example_shown() && !said()
         }
@@ -593,7 +599,14 @@ fn lacks_example(
             ) {
                 return false;
             }
-            let takes_format = SYNTAX_NAME.is_match(name)
+            // `time_interval_name` names a time interval; it is not a time.
+            let names_a_thing = identifier_words(name).last().is_some_and(|w| {
+                matches!(
+                    w.as_str(),
+                    "name" | "title" | "label" | "id" | "ids" | "description"
+                )
+            });
+            let takes_format = (SYNTAX_NAME.is_match(name) && !names_a_thing)
                 || (VALUES_NAME.is_match(name) && own.is_empty())
                 || cues & cue::FORMAT_WORD != 0;
             let format_shown =
@@ -687,6 +700,7 @@ fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
     let title_case = capitalised >= 3 && capitalised * 5 >= long * 3;
     let mut beyond_name = 0;
     let mut vague = 0;
+    let mut proper_names = 0;
     let mut new: Vec<String> = Vec::new();
     let mut lower = String::new();
     for (i, word) in words.iter().enumerate() {
@@ -711,11 +725,21 @@ fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
             || (word.len() > 1 && word.bytes().all(|b| b.is_ascii_uppercase()));
         if is_in(&VAGUE_SET, &n) {
             vague += 1;
-        } else if !proper && !is_in(&CONTEXT_SET, &n) && !new.contains(&n) {
+        } else if proper {
+            // A source or a place named after "from", "using", "via" or "in" says where the
+            // tool acts, which the rubric counts ("Get list of dashboards from Datadog").
+            if i > 0
+                && ["from", "using", "via", "in"]
+                    .iter()
+                    .any(|p| words[i - 1].eq_ignore_ascii_case(p))
+            {
+                proper_names += 1;
+            }
+        } else if !is_in(&CONTEXT_SET, &n) && !new.contains(&n) {
             new.push(n);
         }
     }
-    facts.new_words = new.len();
+    facts.new_words = new.len() + usize::from(proper_names > 0);
     facts.restates_name = beyond_name == 0;
     facts.route_only = HTTP_ROUTE.is_match(purpose.trim());
     facts.only_vague = (new.is_empty() && vague > 0 && vague == beyond_name) || facts.route_only;
@@ -1053,7 +1077,7 @@ mod tests {
                 "end_date": {"type": "string", "description": "End, as an ISO 8601 date"},
                 "filter": {"type": "string", "description": "Filter, e.g. status:open"},
                 "request": {"type": "object"}
-            }}),
+            }, "required": ["request"]}),
         ));
         assert_eq!(facts.missing_examples, ["start_date", "request"]);
     }
@@ -1234,9 +1258,17 @@ mod tests {
         let free = assess(&tool(
             "search_flags",
             "Searches the feature flags of a project.",
-            json!({"type": "object", "properties": {"options": {"type": "object"}}}),
+            json!({"type": "object", "properties": {"options": {"type": "object"}},
+                   "required": ["options"]}),
         ));
         assert_eq!(free.missing_examples, ["options"], "{free:?}");
+        // An optional object that declares nothing and says nothing asks for no shape.
+        let optional = assess(&tool(
+            "search_flags",
+            "Searches the feature flags of a project.",
+            json!({"type": "object", "properties": {"options": {"type": "object"}}}),
+        ));
+        assert!(optional.missing_examples.is_empty(), "{optional:?}");
         let listed = assess(&tool(
             "tag_flag",
             "Tags a feature flag.",
@@ -1380,6 +1412,47 @@ mod tests {
             }}),
         ));
         assert_eq!(facts.missing_examples, ["options"], "{facts:?}");
+    }
+
+    #[test]
+    fn a_named_source_a_stated_exclusion_and_a_named_query_language_are_read() {
+        let t = Thresholds::default();
+        // "from where" is what the rubric's purpose row 3 asks beyond the name.
+        let source = assess(&tool(
+            "maps_search_places",
+            "Search for places using Google Places API",
+            no_input(),
+        ));
+        assert_eq!(source.purpose_score(&t), 3, "{source:?}");
+        let bare = assess(&tool("maps_search_places", "Search for places", no_input()));
+        assert!(bare.purpose_score(&t) <= 2, "{bare:?}");
+        for text in [
+            "Gets the images of a page. Images larger than 50 MB are skipped.",
+            "Updates a version. Other attributes of the version are left untouched.",
+            "Checks theorem axioms. Only scans the given file, not imports.",
+            "Deploys a folder. Make sure the user confirms the project ID.",
+            "Finds related papers from one to ten seed ids.",
+            "Navigates to a URL. When false, dangerous arguments throw errors.",
+        ] {
+            let read = assess(&tool("some_tool", text, no_input()));
+            assert!(read.limitation_kinds >= 1, "{text}: {read:?}");
+        }
+        let query = |name: &str, text: &str| {
+            assess(&tool(
+                "query_metrics",
+                "Queries a metrics datasource.",
+                json!({"type": "object", "properties": {name: {"type": "string", "description": text}}}),
+            ))
+            .missing_examples
+        };
+        assert!(query("expr", "The PromQL expression to query").is_empty());
+        assert_eq!(query("expr", "The expression to query"), ["expr"]);
+        // `time_interval_name` names a time interval; it takes no time syntax.
+        assert!(query("time_interval_name", "Name of the time interval").is_empty());
+        assert_eq!(
+            query("time_interval", "The time interval"),
+            ["time_interval"]
+        );
     }
 
     #[test]

@@ -10,13 +10,16 @@ declare_rule! {
     /// example, no precisely named format, no enum or pattern.
     ///
     /// A parameter takes a format when its name says it holds a filter, an expression, a
-    /// selector, a pattern, a date or time, a range or a duration, or, without a
+    /// selector, a pattern, a date or time, a range or a duration (a name that ends in
+    /// `name`, `title`, `label`, `id` or `description` names a thing: `time_interval_name`
+    /// holds no time), or, without a
     /// description, a type, mode, style, unit, path, file name or SHA that its schema does not
     /// list (a minor format: in a tool that shows an example of another input, introduced by
     /// "e.g.", "for example", "such as" or "Examples:", the main formats are shown and it is
     /// not reported); when its description only hints at "a format" ("The date format"); or when it is
     /// an object, or a list of objects, whose properties are not all described, some of
-    /// which take a format (or none are declared), and whose description names none of its
+    /// which take a format (or none are declared, unless it is optional and undescribed: it
+    /// asks for no shape), and whose description names none of its
     /// keys ("Validation options" names none; "can include
     /// query, size, from, sort", "as key-value pairs", "with longitude and latitude
     /// properties" and "Starting coordinate" do). An example in
@@ -24,7 +27,8 @@ declare_rule! {
     /// name, is enough ("e.g. `status:open`", `{"type": "group"}`), and for an optional
     /// object any example in the tool's description; so is a precise name ("ISO 8601",
     /// "RFC 3339", a template such as `<language>-<country>`, "YYYY-MM-DD", "cron", "JSON",
-    /// "Markdown", a format named by a proper name: "in Yahoo Finance format") or a JSON
+    /// "Markdown", a query language: "PromQL", "KQL", "SQL", "JQL", a format named by a
+    /// proper name: "in Yahoo Finance format") or a JSON
     /// Schema `format`, `enum`, `pattern` or `examples`.
     ///
     /// ## Why is this bad?

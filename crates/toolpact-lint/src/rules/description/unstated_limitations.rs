@@ -6,12 +6,14 @@ use crate::rule::{ChecksTools, Rule, declare_rule};
 declare_rule! {
     /// ## What it does
     /// Finds tools whose description and property descriptions state no limitation at all:
-    /// no bound ("at most 100 results", "(1-50)"), no pagination (a cursor, a page token, an
+    /// no bound ("at most 100 results", "(1-50)", "larger than 50 MB are skipped", "from one
+    /// to ten ids"), no pagination (a cursor, a page token, an
     /// offset), no side effect or cost ("cannot be undone", "overwrites", "read-only",
-    /// "billed", "can take minutes", "will be saved to …"), no failure case ("fails if …", "returns
+    /// "billed", "can take minutes", "will be saved to …", "other fields are left
+    /// untouched"), no failure case ("fails if …", "returns
     /// an error when …", "returns an empty list if …") and no requirement ("requires admin
     /// rights", "only works within allowed directories", "you must provide …", "single
-    /// statements only"). A
+    /// statements only", "only scans the given file", "make sure the user confirms …"). A
     /// word alone is not a limitation: "errors" among what a tool lists is no failure case,
     /// "Deletes" as the verb of a delete tool no side effect, "experimental" or "may be
     /// large" no more than a hint.
