@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Side by side: cisco-ai-mcp-scanner's offline YARA analyzer (and, with --toolpact, toolpact's
-TP501-TP511) on the security corpus and the captured real servers.
+TP501-TP512) on the security corpus and the captured real servers.
 
 Started by scripts/security/cisco.sh, which installs the scanner. Prints, per scanner, recall
 per poisoned class and false positives per look-alike kind (tuning and held-out parts apart,
 as fixtures/security/baseline.py does), then the share of real servers' tools flagged.
 
 A tool counts as flagged by the scanner when its YARA analyzer reports any finding on the
-tool (description or parameters); by toolpact when TP501-TP511 report a finding of at least
+tool (description or parameters); by toolpact when TP501-TP512 report a finding of at least
 --min-severity (warning by default: the false-positive measure of docs/security.md).
 """
 import argparse, collections, glob, json, os, subprocess, sys
@@ -115,7 +115,7 @@ def main():
 
     scanners = [("cisco-ai-mcp-scanner, YARA analyzer (any finding)", "cisco")]
     if args.toolpact:
-        scanners.append((f"toolpact TP501-TP511 (findings of severity ≥ {args.min_severity})", "toolpact"))
+        scanners.append((f"toolpact TP501-TP512 (findings of severity ≥ {args.min_severity})", "toolpact"))
     summary = []
     for title, which in scanners:
         flagged = {}

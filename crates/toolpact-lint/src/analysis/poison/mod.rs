@@ -6,6 +6,7 @@
 //! analysis for what a tool returns.
 
 pub(crate) mod decode;
+pub(crate) mod model;
 pub(crate) mod normalize;
 pub(crate) mod patterns;
 pub(crate) mod profile;

@@ -11,6 +11,7 @@ pub mod instructions_about_other_tools;
 pub mod instructions_to_model;
 pub mod secrets_and_sensitive_paths;
 pub mod shadowing_other_tools;
+pub mod steering_text;
 
 use crate::rule::Rule;
 
@@ -27,4 +28,5 @@ pub static RULES: &[&dyn Rule] = &[
     &instructions_about_other_tools::InstructionsAboutOtherTools,
     &exfiltration_through_parameters::ExfiltrationThroughParameters,
     &hidden_instructions::HiddenInstructions,
+    &steering_text::SteeringText,
 ];
