@@ -139,7 +139,7 @@ fn each_sentence(text: &str, buf: &mut String, f: &mut dyn FnMut(&str, &[&str]))
 pub(crate) struct Steering {
     /// Where the sentence is.
     pub pointer: String,
-    /// The sentence, as normalised and lower-cased for the read.
+    /// The sentence, as normalised and lower-cased for the read; its first 121 characters.
     pub sentence: String,
     /// Its score, and the threshold it passed.
     pub score: f64,
@@ -160,7 +160,9 @@ pub(crate) fn read(tool: &Tool) -> Option<Steering> {
             if score > model.threshold && best.as_ref().is_none_or(|b| score > b.score) {
                 best = Some(Steering {
                     pointer: pointer.to_owned(),
-                    sentence: sentence.to_owned(),
+                    // What the message quotes, at most 121 characters: a new best window
+                    // of a long sentence copies no more than that.
+                    sentence: sentence.chars().take(121).collect(),
                     score,
                     threshold: model.threshold,
                 });
@@ -286,7 +288,8 @@ mod tests {
 
     /// Naive Bayes over sentences: a feature's weight is the log of how much more often it is
     /// in a sentence of a poisoned tool than of a clean one (add-half smoothing), for the
-    /// features seen at least twice; weights are rounded as they are written.
+    /// features counted at least twice (a look-alike's window counts five times, and a word of
+    /// a long sentence may be in two windows); weights are rounded as they are written.
     fn train<'a>(
         positive: impl Iterator<Item = &'a Vec<Vec<u64>>>,
         benign: impl Iterator<Item = &'a Vec<Vec<u64>>>,

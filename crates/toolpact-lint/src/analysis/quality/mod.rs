@@ -574,8 +574,8 @@ fn lacks_example(
     let example_shown = || cues & cue::EXAMPLE != 0 || (in_tool && shows.example());
     let said = || cues & cue::SHAPE != 0 || (!required && shows.example());
     match kind {
-        // An optional object that declares no property and says nothing of what it holds
-        // asks for no particular shape: there is nothing to show. A required one must still
+        // An optional object without a `properties` keyword that says nothing of what it
+        // holds asks for no particular shape: there is nothing to show. A required one must still
         // be built.
         Some("object") if !required && own.is_empty() && !schema.contains_key("properties") => {
             false

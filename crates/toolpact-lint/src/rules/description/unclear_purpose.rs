@@ -11,7 +11,7 @@ declare_rule! {
     /// The purpose is the description up to its first `Args:`, `Returns:` or similar
     /// section, without a leading product tag or heading ("Notion | …", "Purpose: …"). It
     /// is unclear when, once stop words, filler ("data", "specific", "detailed"), proper
-    /// names ("Datadog", "GCP"; one named as the source, "from Datadog", "using the Google
+    /// names ("Datadog", "GCP"; one named as the source, "from Datadog", "using Google
     /// Places API", counts as one word), HTTP boilerplate and the places every such tool acts in
     /// ("on the page", "in the database") are set aside, it names nothing the tool's name
     /// does not (a verb and its noun, "generate" and "generation", count as one), or only
