@@ -404,7 +404,7 @@ fn class(byte: u8) -> u8 {
 }
 
 /// Before a `"` after an ASCII letter or digit, or before an ASCII letter or digit after
-/// two ASCII punctuation characters.
+/// two ASCII punctuation characters that are one piece.
 #[inline]
 fn is_unit_cut(bytes: &[u8], i: usize) -> bool {
     let (prev, c) = (class(bytes[i - 1]), bytes[i]);
@@ -412,7 +412,22 @@ fn is_unit_cut(bytes: &[u8], i: usize) -> bool {
         || (class(c) & ALNUM != 0
             && prev & PUNCT != 0
             && i >= 2
-            && class(bytes[i - 2]) & PUNCT != 0)
+            && class(bytes[i - 2]) & PUNCT != 0
+            && !ends_line_break_slashes(bytes, i - 2))
+}
+
+/// Whether the byte at `at` is a `/` of a run of them right after a line break. A run of
+/// punctuation takes the line breaks and slashes that follow it (`—\n/`) and ends there,
+/// so that the punctuation after them starts a piece of its own with the word it precedes
+/// (`'s`): the two are not one run. Not cutting is always exact, so any such slash is
+/// taken to end a piece.
+#[inline]
+fn ends_line_break_slashes(bytes: &[u8], at: usize) -> bool {
+    if bytes[at] != b'/' {
+        return false;
+    }
+    let before = bytes[..at].iter().rposition(|&b| b != b'/');
+    before.is_some_and(|k| matches!(bytes[k], b'\n' | b'\r'))
 }
 
 /// A unit cut, or a space after a non-space and before an ASCII letter.
@@ -427,6 +442,24 @@ fn is_chunk_cut(bytes: &[u8], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn punctuation_after_a_line_break_and_a_slash_stays_with_its_word() {
+        let mut counter = TokenCounter::new().unwrap();
+        let bpe = tiktoken_rs::o200k_base().unwrap();
+        for text in [
+            "\u{2014}\n/'s",
+            "a.\r\n//'t go",
+            "see https://example.com/'x'",
+            "x\n/'s",
+        ] {
+            assert_eq!(
+                counter.count(text),
+                bpe.encode_ordinary(text).len(),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn short_chunks_have_keys_of_their_own() {
