@@ -28,7 +28,7 @@ pub(crate) struct Facts {
     pub empty: bool,
     /// Distinct words of the purpose (the text before any "Args:" or "Returns:" section)
     /// that the name does not say, leaving out filler, vague verbs, proper names and HTTP
-    /// boilerplate.
+    /// boilerplate; proper names named as the source ("from Datadog", "in Jira") add one.
     pub new_words: usize,
     /// Words of the purpose.
     pub purpose_words: usize,
@@ -574,10 +574,17 @@ fn lacks_example(
     let example_shown = || cues & cue::EXAMPLE != 0 || (in_tool && shows.example());
     let said = || cues & cue::SHAPE != 0 || (!required && shows.example());
     match kind {
-        // An optional object without a `properties` keyword that says nothing of what it
-        // holds asks for no particular shape: there is nothing to show. A required one must still
-        // be built.
-        Some("object") if !required && own.is_empty() && !schema.contains_key("properties") => {
+        // An optional object that declares no properties (no `properties` keyword, or an
+        // empty one) and says nothing of what it holds asks for no particular shape: there
+        // is nothing to show. A required one must still be built.
+        Some("object")
+            if !required
+                && own.is_empty()
+                && schema
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_none_or(Map::is_empty) =>
+        {
             false
         }
         Some("object") => {
@@ -728,10 +735,13 @@ fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
         } else if proper {
             // A source or a place named after "from", "using", "via" or "in" says where the
             // tool acts, which the rubric counts ("Get list of dashboards from Datadog").
+            // After "in" an acronym is mostly a format or a zone ("in JSON", "in UTC").
+            let acronym = word.bytes().all(|b| b.is_ascii_uppercase());
             if i > 0
                 && ["from", "using", "via", "in"]
                     .iter()
                     .any(|p| words[i - 1].eq_ignore_ascii_case(p))
+                && !(acronym && words[i - 1].eq_ignore_ascii_case("in"))
             {
                 proper_names += 1;
             }
@@ -1269,6 +1279,12 @@ mod tests {
             json!({"type": "object", "properties": {"options": {"type": "object"}}}),
         ));
         assert!(optional.missing_examples.is_empty(), "{optional:?}");
+        let empty = assess(&tool(
+            "search_flags",
+            "Searches the feature flags of a project.",
+            json!({"type": "object", "properties": {"options": {"type": "object", "properties": {}}}}),
+        ));
+        assert!(empty.missing_examples.is_empty(), "{empty:?}");
         let listed = assess(&tool(
             "tag_flag",
             "Tags a feature flag.",
@@ -1433,10 +1449,44 @@ mod tests {
             "Deploys a folder. Make sure the user confirms the project ID.",
             "Finds related papers from one to ten seed ids.",
             "Navigates to a URL. When false, dangerous arguments throw errors.",
+            "Uploads an attachment to a ticket; there is a 5 MB limit.",
+            "Sets the proxy of the session. The browser restarts to apply it.",
         ] {
             let read = assess(&tool("some_tool", text, no_input()));
             assert!(read.limitation_kinds >= 1, "{text}: {read:?}");
         }
+        // A filter, a size, a move or the tool's own verb bounds nothing and has no effect
+        // beyond what the name says.
+        for (name, text) in [
+            (
+                "move_items",
+                "Moves the selected items from one to another list.",
+            ),
+            (
+                "search_repositories",
+                "Searches repositories with more than 100 stars.",
+            ),
+            (
+                "create_volume",
+                "Creates a 100 GB volume in the given zone.",
+            ),
+            (
+                "restart_container",
+                "Restarts the container with the given id.",
+            ),
+            (
+                "replace_text",
+                "Replaces any occurrence of a word in the document.",
+            ),
+        ] {
+            let read = assess(&tool(name, text, no_input()));
+            assert_eq!(read.limitation_kinds, 0, "{text}: {read:?}");
+        }
+        // After "in", an acronym names a format or a zone, not a source.
+        let format = assess(&tool("list_logs", "List logs in JSON", no_input()));
+        assert_eq!(format.new_words, 0, "{format:?}");
+        let source = assess(&tool("list_logs", "List logs in Datadog", no_input()));
+        assert_eq!(source.new_words, 1, "{source:?}");
         let query = |name: &str, text: &str| {
             assess(&tool(
                 "query_metrics",
