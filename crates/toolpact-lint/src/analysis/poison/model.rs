@@ -106,31 +106,33 @@ fn keys(window: &[&str], out: &mut Vec<u64>) {
     out.dedup();
 }
 
-/// The features of each sentence of `text` (normalised as the poisoning scan reads it, lower
-/// case): its distinct words and pairs of adjacent words, sorted. Sentences of fewer than two
-/// words have none and are skipped. `f` receives each sentence and the words of each window
-/// of it.
+/// Calls `f` with the words of each window of `sentence`, a sentence of normalised text;
+/// a sentence of fewer than two words has none.
+fn each_window(sentence: &str, f: &mut dyn FnMut(&[&str])) {
+    let words: Vec<&str> = WORD.find_iter(sentence).map(|m| m.as_str()).collect();
+    if words.len() < 2 {
+        return;
+    }
+    // A long sentence is read in overlapping windows, so that its score does not grow with
+    // its length: a list of forty names says nothing more than one of ten.
+    let mut start = 0;
+    loop {
+        f(&words[start..words.len().min(start + WINDOW)]);
+        if start + WINDOW >= words.len() {
+            break;
+        }
+        start += WINDOW / 2;
+    }
+}
+
+/// Calls `f` with each sentence of `text` (normalised as the poisoning scan reads it, which
+/// is lower case) and the words of each window of it. Sentences of fewer than two words have
+/// none and are skipped.
+#[cfg(test)]
 fn each_sentence(text: &str, buf: &mut String, f: &mut dyn FnMut(&str, &[&str])) {
     normalize_into(text, buf);
-    let lower = buf.to_lowercase();
-    for sentence in SENTENCE_END.split(&lower) {
-        let words: Vec<&str> = WORD.find_iter(sentence).map(|m| m.as_str()).collect();
-        if words.len() < 2 {
-            continue;
-        }
-        // A long sentence is read in overlapping windows, so that its score does not grow
-        // with its length: a list of forty names says nothing more than one of ten.
-        let mut start = 0;
-        loop {
-            f(
-                sentence.trim(),
-                &words[start..words.len().min(start + WINDOW)],
-            );
-            if start + WINDOW >= words.len() {
-                break;
-            }
-            start += WINDOW / 2;
-        }
+    for sentence in SENTENCE_END.split(buf) {
+        each_window(sentence, &mut |window| f(sentence.trim(), window));
     }
 }
 
@@ -146,6 +148,37 @@ pub(crate) struct Steering {
     pub threshold: f64,
 }
 
+/// The texts and sentences this thread has read that score nothing above the threshold.
+/// Catalogs repeat property descriptions, values and whole sentences from tool to tool; each
+/// is read once.
+mod below {
+    use crate::analysis::memo::{self, Memo};
+    use std::cell::RefCell;
+
+    thread_local! {
+        /// The most kept per thread: about 16 MB.
+        static BELOW: RefCell<Memo<()>> = const { RefCell::new(Memo::new(1 << 20)) };
+    }
+
+    /// The key of a whole string as written.
+    pub(super) fn string(text: &str) -> u64 {
+        memo::key(0, text)
+    }
+
+    /// The key of a sentence as normalised.
+    pub(super) fn sentence(text: &str) -> u64 {
+        memo::key(1, text)
+    }
+
+    pub(super) fn contains(key: u64) -> bool {
+        BELOW.with(|b| b.borrow().get(key).is_some())
+    }
+
+    pub(super) fn insert(key: u64) {
+        BELOW.with(|b| b.borrow_mut().insert(key, ()));
+    }
+}
+
 /// Reads every string of `tool` the model reads; the sentence that scores highest, if it
 /// passes the threshold.
 pub(crate) fn read(tool: &Tool) -> Option<Steering> {
@@ -154,20 +187,40 @@ pub(crate) fn read(tool: &Tool) -> Option<Steering> {
     let mut buf = String::new();
     let mut features = Vec::new();
     for_each_string(tool, &mut |pointer, _place, text| {
-        each_sentence(text, &mut buf, &mut |sentence, window| {
-            keys(window, &mut features);
-            let score = model.score(&features);
-            if score > model.threshold && best.as_ref().is_none_or(|b| score > b.score) {
+        let whole = below::string(text);
+        if below::contains(whole) {
+            return;
+        }
+        normalize_into(text, &mut buf);
+        let mut passed = false;
+        for sentence in SENTENCE_END.split(&buf) {
+            let key = below::sentence(sentence);
+            if below::contains(key) {
+                continue;
+            }
+            let mut top = f64::NEG_INFINITY;
+            each_window(sentence, &mut |window| {
+                keys(window, &mut features);
+                top = top.max(model.score(&features));
+            });
+            if top <= model.threshold {
+                below::insert(key);
+                continue;
+            }
+            passed = true;
+            if best.as_ref().is_none_or(|b| top > b.score) {
                 best = Some(Steering {
                     pointer: pointer.to_owned(),
-                    // What the message quotes, at most 121 characters: a new best window
-                    // of a long sentence copies no more than that.
-                    sentence: sentence.chars().take(121).collect(),
-                    score,
+                    // What the message quotes: at most 121 characters.
+                    sentence: sentence.trim().chars().take(121).collect(),
+                    score: top,
                     threshold: model.threshold,
                 });
             }
-        });
+        }
+        if !passed {
+            below::insert(whole);
+        }
     });
     best
 }

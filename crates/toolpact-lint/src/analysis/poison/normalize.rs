@@ -2,7 +2,7 @@
 //! invisible separators removed, look-alike letters of other scripts folded to their Latin
 //! skeleton (Unicode TR39), terminal escapes and padding turned into single spaces.
 
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 /// Whether `c` is dropped before matching: it has no width, or it is a formatting or
 /// encoding character that splits words without being seen (soft hyphen, zero-width
@@ -93,7 +93,24 @@ pub(crate) fn normalize_into(text: &str, out: &mut String) {
         }
         return;
     }
-    let mut chars = text.chars().filter(|c| !is_invisible(*c)).nfkc().peekable();
+    // Most text is already in NFKC once its invisible characters are gone: a quick check
+    // says so without composing anything, and the characters are then read as they are.
+    let visible = || text.chars().filter(|c| !is_invisible(*c));
+    if is_nfkc_quick(visible()) == IsNormalized::Yes {
+        fold(visible().peekable(), out, &mut push);
+    } else {
+        fold(visible().nfkc().peekable(), out, &mut push);
+    }
+}
+
+/// Appends `chars`, characters in NFKC, to `out` through `push`, folded: ANSI escape
+/// sequences to a space, ASCII to lower case, look-alike letters to their Latin skeleton,
+/// other letters to lower case.
+fn fold(
+    mut chars: std::iter::Peekable<impl Iterator<Item = char>>,
+    out: &mut String,
+    push: &mut impl FnMut(&mut String, char),
+) {
     while let Some(c) = chars.next() {
         if c == '\u{1B}' {
             // An ANSI sequence: ESC, `[`, parameters, one final letter.
@@ -164,5 +181,11 @@ mod tests {
         assert_eq!(normalize("a\u{3164}\u{3164}  b\r\u{1b}[1Ac"), "a b c");
         assert_eq!(normalize("Do\u{feff} not"), "do not");
         assert_eq!(normalize("查询 Zürich"), "查询 zürich");
+        // Text in NFKC is read as it is; text that is not, or that only becomes composable
+        // once a hidden character is gone, is composed first.
+        assert_eq!(normalize("caf\u{e9} \u{2014} ok"), "caf\u{e9} \u{2014} ok");
+        assert_eq!(normalize("cafe\u{301}"), "caf\u{e9}");
+        assert_eq!(normalize("cafe\u{200b}\u{301}"), "caf\u{e9}");
+        assert_eq!(normalize("\u{fb01}le"), "file");
     }
 }
