@@ -300,8 +300,10 @@ impl TokenCounter {
 ///
 /// The inside runs from the first unit cut at position 2 or later to the last unit cut.
 /// Whether a cut falls at such a position depends only on the value's own bytes (a cut looks
-/// at the byte before it and the one before that), so the inside is cut into the same units
-/// wherever the value appears, and both its ends are cuts there too.
+/// at the byte before it and the one before that, and past a slash back to the first byte
+/// that is not one, which is in the value: compact JSON does not start with a slash), so the
+/// inside is cut into the same units wherever the value appears, and both its ends are cuts
+/// there too.
 pub(crate) struct Shared<'v> {
     value: &'v Value,
     json: Vec<u8>,
