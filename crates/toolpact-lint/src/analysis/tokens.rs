@@ -8,7 +8,9 @@
 //!
 //! - **Units** end before a `"` that follows an ASCII letter or digit, and before an ASCII
 //!   letter or digit that follows two ASCII punctuation characters (the expression takes a
-//!   run of punctuation whole, and gives a single one to the word after it). In compact
+//!   run of punctuation whole, and gives a single one to the word after it), unless the
+//!   first of the two is a slash after a line break (a run takes the line breaks and
+//!   slashes after it and ends there, so the next punctuation goes with the word). In compact
 //!   JSON a unit is a key, a string value up to its last letter or digit, or a run of
 //!   punctuation such as `":"`. A tool sent to six targets repeats its descriptions six
 //!   times, so long units are remembered until [`TokenCounter::forget_units`] — once per

@@ -735,13 +735,18 @@ fn read_purpose(tool: &Tool, cues: &Cues<'_>, facts: &mut Facts) {
         } else if proper {
             // A source or a place named after "from", "using", "via" or "in" says where the
             // tool acts, which the rubric counts ("Get list of dashboards from Datadog").
-            // After "in" an acronym is mostly a format or a zone ("in JSON", "in UTC").
-            let acronym = word.bytes().all(|b| b.is_ascii_uppercase());
+            // After "in", a format or a time zone is no source ("in JSON", "in UTC"); a
+            // place is ("in AWS", "in Jira").
+            let format = [
+                "ASCII", "CSV", "GMT", "HTML", "ISO", "JSON", "MD", "PDF", "TSV", "UTC", "UTF",
+                "XML", "YAML",
+            ]
+            .contains(word);
             if i > 0
                 && ["from", "using", "via", "in"]
                     .iter()
                     .any(|p| words[i - 1].eq_ignore_ascii_case(p))
-                && !(acronym && words[i - 1].eq_ignore_ascii_case("in"))
+                && !(format && words[i - 1].eq_ignore_ascii_case("in"))
             {
                 proper_names += 1;
             }
@@ -1451,6 +1456,12 @@ mod tests {
             "Navigates to a URL. When false, dangerous arguments throw errors.",
             "Uploads an attachment to a ticket; there is a 5 MB limit.",
             "Sets the proxy of the session. The browser restarts to apply it.",
+            "Returns the newest posts, never more than 1,000 results.",
+            "Requests longer than 500 ms are dropped.",
+            "Uploads an attachment. Attachments have a 25 MB size limit.",
+            "Uploads a file of 10 MB or less.",
+            "Applies the settings. It replaces any existing value.",
+            "Saves the config. The server will restart to load it.",
         ] {
             let read = assess(&tool("some_tool", text, no_input()));
             assert!(read.limitation_kinds >= 1, "{text}: {read:?}");
@@ -1487,6 +1498,8 @@ mod tests {
         assert_eq!(format.new_words, 0, "{format:?}");
         let source = assess(&tool("list_logs", "List logs in Datadog", no_input()));
         assert_eq!(source.new_words, 1, "{source:?}");
+        let place = assess(&tool("list_logs", "List logs in AWS", no_input()));
+        assert_eq!(place.new_words, 1, "{place:?}");
         let query = |name: &str, text: &str| {
             assess(&tool(
                 "query_metrics",

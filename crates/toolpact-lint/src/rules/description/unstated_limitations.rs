@@ -15,8 +15,9 @@ declare_rule! {
     /// rights", "only works within allowed directories", "you must provide …", "single
     /// statements only", "only scans the given file", "make sure the user confirms …"). A
     /// word alone is not a limitation: "errors" among what a tool lists is no failure case,
-    /// "Deletes" or "Restarts" as the verb of the tool no side effect, "more than 100 stars"
-    /// a filter rather than a bound, "experimental" or "may be large" no more than a hint.
+    /// "Deletes" or "Restarts" as the verb a description opens with no side effect, "more
+    /// than 100 stars" a filter rather than a bound, "experimental" or "may be large" no
+    /// more than a hint.
     ///
     /// Most published tools state none, so the rule is off by default: the quality score's
     /// limitations component counts it on every check, and `--select unstated-limitations`
