@@ -1,15 +1,19 @@
-//! A statistical read of steering text: how much a sentence reads like the poisoned tools of
-//! the corpus rather than like the real servers' tools, from its words and pairs of words.
+//! A statistical read of steering text: how much a sentence reads like the payloads of the
+//! corpus's poisoned tools rather than like the real servers' tools, from its words and pairs
+//! of words.
 //!
 //! The phrase lists and the structure of [`super::structure`] read techniques by their
 //! wording, and a new writer's wording escapes them. This read learns from every sentence of
 //! the corpus's tuning part (`fixtures/security/poisoned/`, `fixtures/security/benign/`) and of
-//! the captured real servers (`fixtures/servers/`): a naive Bayes model over the words and
-//! word pairs of each sentence, written to `model.tsv` by the test
+//! the captured real servers (`fixtures/servers/`): a naive Bayes model over the words (by
+//! [`stem`]) and word pairs of each sentence, written to `model.tsv` by the test
 //! `writes_the_model` (`TOOLPACT_WRITE_MODEL=1 cargo test -p toolpact-lint --lib
 //! writes_the_model -- --ignored`) and checked against a fresh training by
 //! `the_shipped_model_is_what_the_corpus_trains`. The held-out part of the corpus is never
-//! read.
+//! read. A poisoned tool teaches only through the strings its fixture names as carrying the
+//! payload (`where`): the honest rest of it (what the tool does, its ordinary parameters) is
+//! no sign of poisoning, and learning from it would make every tool on the same topic look
+//! poisoned.
 //!
 //! A sentence is reported when its score passes the model's threshold, set by
 //! cross-validation so that about 2 in 1,000 real tools of servers the model was not trained
@@ -84,6 +88,23 @@ static WORD: LazyLock<Regex> = LazyLock::new(|| super::regex(r"[^\W_]+"));
 /// The most words read together.
 const WINDOW: usize = 16;
 
+/// A word without the English endings that only inflect it (`-ing`, `-ed`, `-es`, `-ly`,
+/// `-s`), so that "forwarding", "forwarded" and "forwards" are one feature: a new writer
+/// inflects the verbs the corpus's writers used. Only ASCII words of more than three letters
+/// besides the ending are cut.
+fn stem(word: &str) -> &str {
+    if word.is_ascii() {
+        for ending in ["ing", "ed", "es", "ly", "s"] {
+            if word.len() > ending.len() + 3
+                && let Some(stem) = word.strip_suffix(ending)
+            {
+                return stem;
+            }
+        }
+    }
+    word
+}
+
 /// The key of a word, or of a pair of words: a hash of the word, or of both with a space
 /// between (no word holds a space), so that no feature is ever written out.
 fn key(first: &str, second: Option<&str>) -> u64 {
@@ -97,11 +118,11 @@ fn key(first: &str, second: Option<&str>) -> u64 {
     h.finish()
 }
 
-/// The sorted, distinct keys of a window's words and pairs of adjacent words.
+/// The sorted, distinct keys of a window's words and pairs of adjacent words, by [`stem`].
 fn keys(window: &[&str], out: &mut Vec<u64>) {
     out.clear();
-    out.extend(window.iter().map(|w| key(w, None)));
-    out.extend(window.windows(2).map(|p| key(p[0], Some(p[1]))));
+    out.extend(window.iter().map(|w| key(stem(w), None)));
+    out.extend(window.windows(2).map(|p| key(stem(p[0]), Some(stem(p[1])))));
     out.sort_unstable();
     out.dedup();
 }
@@ -252,19 +273,38 @@ mod tests {
         out
     }
 
-    /// The feature keys of every window of a tool, the name of each key added to `names`.
-    fn tool_sentences(tool: &Tool, names: &mut HashMap<u64, String>) -> Vec<Vec<u64>> {
+    /// Whether the string at `pointer` is, or is inside or holds, the text at `place`.
+    fn overlaps(pointer: &str, place: &str) -> bool {
+        let under = |a: &str, b: &str| {
+            a.strip_prefix(b)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        under(pointer, place) || under(place, pointer)
+    }
+
+    /// The feature keys of every window of a tool, the name of each key added to `names`;
+    /// only of the strings that overlap one of `places` when it names any.
+    fn tool_sentences(
+        tool: &Tool,
+        places: &[&str],
+        names: &mut HashMap<u64, String>,
+    ) -> Vec<Vec<u64>> {
         let mut out = Vec::new();
         let mut buf = String::new();
-        for_each_string(tool, &mut |_, _, text| {
+        for_each_string(tool, &mut |pointer, _, text| {
+            if !places.is_empty() && !places.iter().any(|place| overlaps(pointer, place)) {
+                return;
+            }
             each_sentence(text, &mut buf, &mut |_, window| {
                 for w in window {
-                    names.entry(key(w, None)).or_insert_with(|| (*w).to_owned());
+                    let w = stem(w);
+                    names.entry(key(w, None)).or_insert_with(|| w.to_owned());
                 }
                 for p in window.windows(2) {
+                    let (a, b) = (stem(p[0]), stem(p[1]));
                     names
-                        .entry(key(p[0], Some(p[1])))
-                        .or_insert_with(|| format!("{} {}", p[0], p[1]));
+                        .entry(key(a, Some(b)))
+                        .or_insert_with(|| format!("{a} {b}"));
                 }
                 let mut features = Vec::new();
                 keys(window, &mut features);
@@ -299,10 +339,22 @@ mod tests {
                     let case: Value =
                         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
                     let tool: Tool = serde_json::from_value(case["tool"].clone()).unwrap();
-                    (
-                        tool_sentences(&tool, &mut names.borrow_mut()),
-                        case["id"].as_str().unwrap().to_owned(),
-                    )
+                    // A poisoned tool's payload, where its fixture says it is; a
+                    // look-alike is read whole.
+                    let places: Vec<&str> = match case["label"].as_str() {
+                        Some("poisoned") => case["where"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    let mut sentences = tool_sentences(&tool, &places, &mut names.borrow_mut());
+                    if sentences.is_empty() {
+                        sentences = tool_sentences(&tool, &[], &mut names.borrow_mut());
+                    }
+                    (sentences, case["id"].as_str().unwrap().to_owned())
                 })
                 .unzip()
         };
@@ -317,7 +369,7 @@ mod tests {
                     .iter()
                     .map(|t| {
                         let tool: Tool = serde_json::from_value(t.clone()).unwrap();
-                        tool_sentences(&tool, &mut names.borrow_mut())
+                        tool_sentences(&tool, &[], &mut names.borrow_mut())
                     })
                     .collect()
             })
@@ -337,11 +389,12 @@ mod tests {
     /// How many times a look-alike's sentence counts against a real tool's: look-alikes are
     /// the clean text closest to poisoning (warnings that forbid, advice about keys, other
     /// languages), and a few hundred of them weigh little against two thousand real tools.
-    const LOOKALIKE_WEIGHT: u32 = 5;
+    /// Set by training without one fresh round at a time (`measures_a_round_left_out`).
+    const LOOKALIKE_WEIGHT: u32 = 7;
 
     /// Naive Bayes over sentences: a feature's weight is the log of how much more often it is
-    /// in a sentence of a poisoned tool than of a clean one (add-half smoothing), for the
-    /// features counted at least twice (a look-alike's window counts five times, and a word of
+    /// in a sentence of a poisoned tool's payload than of a clean one (add-half smoothing), for the
+    /// features counted at least twice (a look-alike's window counts seven times, and a word of
     /// a long sentence may be in two windows); weights are rounded as they are written.
     fn train<'a>(
         positive: impl Iterator<Item = &'a Vec<Vec<u64>>>,
@@ -388,15 +441,38 @@ mod tests {
             .fold(f64::NEG_INFINITY, f64::max)
     }
 
-    /// Trains on the whole tuning part and every server, with the threshold from the two
-    /// halves of the servers; the text of `model.tsv`.
-    fn trained() -> String {
-        let corpus = corpus();
+    /// [`train`] on the corpus's cases whose id `keep` lets through, and on the `real` tools.
+    fn train_keeping<'a>(
+        corpus: &'a Corpus,
+        keep: &dyn Fn(&str) -> bool,
+        real: impl Iterator<Item = &'a Vec<Vec<u64>>>,
+    ) -> Model {
+        train(
+            corpus
+                .poisoned
+                .iter()
+                .zip(&corpus.poisoned_ids)
+                .filter(|(_, id)| keep(id))
+                .map(|(t, _)| t),
+            corpus
+                .benign
+                .iter()
+                .zip(&corpus.benign_ids)
+                .filter(|(_, id)| keep(id))
+                .map(|(t, _)| t),
+            real,
+        )
+    }
+
+    /// The threshold for a model trained on the cases `keep` lets through: each half of the
+    /// servers (by file order) is scored by a model trained with the other half, and the
+    /// threshold is the higher of the two halves' 99.8th percentiles.
+    fn threshold(corpus: &Corpus, keep: &dyn Fn(&str) -> bool) -> f64 {
         let mut threshold = f64::NEG_INFINITY;
         for fold in 0..2 {
-            let model = train(
-                corpus.poisoned.iter(),
-                corpus.benign.iter(),
+            let model = train_keeping(
+                corpus,
+                keep,
                 corpus
                     .servers
                     .iter()
@@ -416,6 +492,14 @@ mod tests {
             let at = (scores.len() * 998 / 1000).min(scores.len() - 1);
             threshold = threshold.max(scores[at]);
         }
+        threshold
+    }
+
+    /// Trains on the whole tuning part and every server, with the threshold from the two
+    /// halves of the servers; the text of `model.tsv`.
+    fn trained() -> String {
+        let corpus = corpus();
+        let threshold = threshold(&corpus, &|_| true);
         let model = train(
             corpus.poisoned.iter(),
             corpus.benign.iter(),
@@ -444,47 +528,47 @@ mod tests {
         }
     }
 
-    /// Trains without one round of the corpus (ids `from..=to`) and prints, for a range of
-    /// thresholds, the round's poisoned tools it catches and look-alikes it flags.
+    /// Trains without each fresh round of the tuning part in turn (the hundreds named by
+    /// `TOOLPACT_ROUNDS`, `2,3,4` unless set: ids 201–299, 301–399 and 401–499), with the
+    /// threshold found as for the shipped model, and prints what the model alone catches of
+    /// the round's poisoned tools and flags of its look-alikes.
     #[test]
-    #[ignore = "a measurement; prints what a round left out of training gets"]
+    #[ignore = "a measurement; prints what each round left out of training gets"]
     fn measures_a_round_left_out() {
         let corpus = corpus();
         let number = |id: &str| -> u32 { id.rsplit('-').next().unwrap().parse().unwrap() };
-        let range = 401..=499;
-        let out = |id: &String| range.contains(&number(id));
-        let model = train(
-            corpus
-                .poisoned
-                .iter()
-                .zip(&corpus.poisoned_ids)
-                .filter(|(_, id)| !out(id))
-                .map(|(t, _)| t),
-            corpus
-                .benign
-                .iter()
-                .zip(&corpus.benign_ids)
-                .filter(|(_, id)| !out(id))
-                .map(|(t, _)| t),
-            corpus.servers.iter().flatten(),
-        );
-        let passing = |tools: &[Vec<Vec<u64>>], ids: &'_ [String], threshold: f64| {
-            tools
-                .iter()
-                .zip(ids)
-                .filter(|(t, id)| out(id) && tool_score(&model, t) > threshold)
-                .map(|(_, id)| id.clone())
-                .collect::<Vec<String>>()
-        };
-        for threshold in [25.0, 30.0, 35.0, 40.0, 45.0, 50.0] {
-            let caught = passing(&corpus.poisoned, &corpus.poisoned_ids, threshold);
-            let flagged = passing(&corpus.benign, &corpus.benign_ids, threshold);
+        let rounds: Vec<u32> = std::env::var("TOOLPACT_ROUNDS")
+            .unwrap_or_else(|_| "2,3,4".to_owned())
+            .split(',')
+            .map(|r| r.trim().parse().unwrap())
+            .collect();
+        let (mut caught_all, mut cases_all, mut flagged_all) = (0, 0, 0);
+        for round in rounds {
+            let keep = |id: &str| number(id) / 100 != round;
+            let threshold = threshold(&corpus, &keep);
+            let model = train_keeping(&corpus, &keep, corpus.servers.iter().flatten());
+            let passing = |tools: &[Vec<Vec<u64>>], ids: &[String]| {
+                let left_out: Vec<(&Vec<Vec<u64>>, &String)> =
+                    tools.iter().zip(ids).filter(|(_, id)| !keep(id)).collect();
+                let passed: Vec<String> = left_out
+                    .iter()
+                    .filter(|(t, _)| tool_score(&model, t) > threshold)
+                    .map(|(_, id)| (*id).clone())
+                    .collect();
+                (passed, left_out.len())
+            };
+            let (caught, cases) = passing(&corpus.poisoned, &corpus.poisoned_ids);
+            let (flagged, lookalikes) = passing(&corpus.benign, &corpus.benign_ids);
             println!(
-                "threshold {threshold}: caught {} {caught:?}; look-alikes {} {flagged:?}",
+                "round {round}xx, threshold {threshold:.1}: caught {}/{cases}; look-alikes flagged {}/{lookalikes} {flagged:?}",
                 caught.len(),
                 flagged.len()
             );
+            caught_all += caught.len();
+            cases_all += cases;
+            flagged_all += flagged.len();
         }
+        println!("in all: caught {caught_all}/{cases_all}; look-alikes flagged {flagged_all}");
     }
 
     #[test]
