@@ -163,6 +163,8 @@ const CONCEAL: &[&str] = &[
     r"(만약 )?(사용자가|누가)[^.]{0,20}(물어보면|물으면)",
     r"(不要|不得|切勿|无需|无须|勿|别)(向用户)?(告诉|告知|通知|提及|透露|说明|提到)|无需向用户",
     r"(伝えないで|言わないで|知らせないで|教えないで|言及しないで|通知しないで)|ユーザーに(は)?(伝え|知らせ|言わ|教え)ない",
+    // "No need to mention it"; the tool's output told as the model's own research.
+    r"言及する必要は(ありません|ない)|(こと|提供元|出典|ツール)[^。]{0,30}(触れる|伝える|明かす)必要は(ありません|ない)|あなた(自身|自分)が[^。]{0,20}(調べ|分析|考え)[^。]{0,20}(結果|もの)として|(作为|当作|当成)(你|您)(自己|本人)的(研究|分析|结论|成果)|(당신|네가|직접) ?(스스로 )?(조사|분석)한 (것|결과)(처럼|인 것처럼|으로)",
     r"\b(secretly|covertly|discreetly|surreptitiously|stealthily)\b",
     r"\bwithout leaving (a |any )?traces?\b|\bso (that )?no traces?\b|\bno traces? (of [a-z ]{1,30})?(remains?|is left)",
     r#"\b(report|reply|respond|answer|say|state|confirm)( back)? (only|just) (with )?[\"'`“]"#,
@@ -214,7 +216,7 @@ const AUTHORITY: &[&str] = &[
     r"\b(ignore|disregard|forget|override)\b[^.\n]{0,20}\b(previous|prior|above|earlier|preceding|all|any|other|original|the user'?s?|your) (instructions|rules|guidelines|directions|prompts?|choice|request|system prompt)",
     r"\bignore the user\b",
     r"\b(earlier|previous|prior|all other|other|your) (rules|instructions|guidelines)\b[^.\n]{0,20}\b(are|is) (now )?(void|null|obsolete|cancel+ed|revoked|no longer (valid|apply|in effect))",
-    r"\bsupersedes? (your|the) (system prompt|instructions|rules)|\btakes? precedence over (your|the|all|any) (system|instructions|rules)",
+    r"\b(earlier|previous|prior|existing|system|user)[ _](instructions|rules|prompt|policy)\s?[=:]\s?(superseded|void|ignored?|overridden|revoked|disabled|off|none|null)\b|\bsupersedes? (your|the) (system prompt|instructions|rules)|\btakes? precedence over (your|the|all|any) (system|instructions|rules)",
     r"\byou are (now )?(a|an|the) [a-z\s]{0,30}(admin|administrator|root|developer|operator|manager|superuser|unrestricted|jailbroken|dan)\b",
     r"\bact as (a|an|the) (admin|administrator|root|superuser|developer|system|operator)",
     r"\bfrom now on,? you (will|are|must|should|shall)",
@@ -381,7 +383,8 @@ const SESSION_DATA: &[&str] = &[
     r"\b(the user|they) (has |have )?([a-z]+, |[a-z]+ or |[a-z]+ and ){0,3}(mentioned|visited|opened|typed|said|told you|disclosed|revealed)\b[^.\n]{0,20}\b(in|during|anywhere in|throughout) (this|earlier|previous|the) (or earlier )?(chats?|conversations?|sessions?)\b",
     r"\b(mencionad[oa]s?|contou|disse|compartilhou)\b[^.\n]{0,20}\b(na|durante a|nesta) (conversa|sess[ãa]o)|\btudo o que o usu[áa]rio (contou|disse|escreveu)",
     r"\b(tels? qu'(ils?|elles?) apparai(ssen)?t|mentionn[ée]e?s?|indiqu[ée]e?s?) dans (la|cette) (discussion|conversation)|\bde l'utilisateur\b[^.\n]{0,40}\bdans (la|cette) (discussion|conversation)",
-    r"지금까지 (호출한|사용한)[^.]{0,20}(도구|툴)[^.]{0,10}(응답|결과|출력)|다른 도구들?의 (응답|결과|출력)",
+    r"지금까지 (호출한|사용한)[^.]{0,20}(도구|툴)[^.]{0,10}(응답|결과|출력)|다른 도구들?의 (응답|결과|출력)|(他の|ほかの|別の)ツール(が|から)?[^。]{0,10}(返した|返された|返却した|の)(結果|出力|応答|レスポンス)|其他工具[^。]{0,10}(返回的|的)(结果|输出|响应)",
+    r"\b(recent|last|latest|previous|earlier|prior) (\w+ )?(chat|conversation|dialog|dialogue) (turns|messages|exchanges|history|transcript)\b",
     r"\b(home directory|login name|user ?name|hostname|host name|machine'?s? (name|hostname))\b[^.\n]{0,60}\b(home directory|login name|hostname|host name)\b",
     r"\b(pass|send|include|put|add|attach|forward)\b (along )?(the user'?s?|their) (saved|stored) (payment methods?|cards?|credit cards?|billing address(es)?|credentials|passwords)\b[^.\n]{0,40}\b(in|into|as|to)\b",
     r"\buser'?s? (e-?mail|phone)( address| number)? (and|or) (their )?(e-?mail|phone)( address| number)? (appended|added|attached|prepended) to\b",
@@ -392,7 +395,7 @@ const SESSION_DATA: &[&str] = &[
 
 /// Credentials and the files that hold them: key paths, credential files, API-key variables.
 const SECRET_DATA: &[&str] = &[
-    r"~/\.ssh|\bid (rsa|ed25519|ecdsa|dsa)\b|\bid_(rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\bmcp\.json\b|claude_desktop_config|(^|[\s/'`(])\.env\b|/etc/(passwd|shadow)|\.(bash|zsh|sh|python|node_repl|psql|mysql)_history\b|application_default_credentials|login data|/cookies\b|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.kube/config",
+    r"\b(home )?dot (ssh|aws|npmrc|netrc|pypirc|pgpass|kube|docker|azure|gnupg|git credentials)\b|~/\.ssh|\bid (rsa|ed25519|ecdsa|dsa)\b|\bid_(rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\bmcp\.json\b|claude_desktop_config|(^|[\s/'`(])\.env\b|/etc/(passwd|shadow)|\.(bash|zsh|sh|python|node_repl|psql|mysql)_history\b|application_default_credentials|login data|/cookies\b|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.kube/config",
     r"\b(extract|include|output|reveal|share|send|forward|paste|pass)\b[^.\n]{0,30}\b(all |the |any |their |these )?(credentials|api keys|passwords|secrets)\b",
     r"\b(admin token|master password|administrator password|stored passwords)\b",
     r"\b[a-z0-9]+_(api_key|token|secret|password|secret_key|access_key) (environment |env )(variable|var)\b[^.\n]{0,10}\b(value|contents?)\b",
@@ -410,7 +413,7 @@ const SECRET_DATA: &[&str] = &[
 ];
 
 /// What makes a data request an instruction: a verb that puts the data in a call or sends it.
-const EXFIL_VERB: &str = r"\bincl\b|\bwith the values? of\b|\b(include|includ|pass|put|send|paste|provide|attach|add|forward|copy|fill|record|extract|read|cat|upload|post|output|print|reveal|share|summari[sz]e|mail|log|transmit|sync|export|contain|give|enthalten|incluy|inclu|envie|envía|transmets|übergib|lies|copia|copie|coloque|pega|cole|mets|ajoute|füge|gib|kopier|schreib|fülle|dump|collect|gather|supply|lis|lisez|lee|lea|leia|lire|leer|ler|colle|collez|pega|pegue|cole)\w*|\bcall this tool with|\bverbatim|\bword for word|\bhere\b|\baqu[ií]\b|\bici\b|\bhier\b|\bcontent from|\bcontents? of\b|\btext of\b|넣|읽|입력|복사|보내|첨부|读取|放入|填写|填入|提供|附上|复制|发送|入れ|読み|記入|貼り付け|送信|添付|含め|入力";
+const EXFIL_VERB: &str = r"\bincl\b|\bwith the values? of\b|\b(include|includ|pass|put|send|paste|provide|attach|add|forward|copy|fill|record|extract|read|cat|upload|post|output|print|reveal|share|summari[sz]e|mail|log|transmit|sync|export|contain|give|enthalten|incluy|inclu|envie|envía|transmets|übergib|lies|copia|copie|coloque|pega|cole|mets|ajoute|füge|gib|kopier|schreib|fülle|dump|collect|gather|supply|lis|lisez|lee|lea|leia|lire|leer|ler|colle|collez|pega|pegue|cole)\w*|\bcall this tool with|\bverbatim|\bword for word|\bhere\b|\baqu[ií]\b|\bici\b|\bhier\b|\bcontents? from|\bcontents? of\b|\btext of\b|넣|읽|입력|복사|보내|첨부|读取|放入|填写|填入|提供|附上|复制|发送|入れ|読み|記入|貼り付け|送信|添付|含め|入力";
 
 /// Prompt markup and text addressed to the model by name: instructions whatever they say.
 const DIRECTIVE: &[&str] = &[
