@@ -3,6 +3,7 @@
 //! their property descriptions, names and values many times over; each is read once per
 //! thread.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::LazyLock;
@@ -48,9 +49,47 @@ impl<V: Copy> Memo<V> {
     }
 }
 
+/// The ways of reading a text whose readers keep, per thread, the texts in which they found
+/// nothing ([`found_nothing`]): each its own namespace of keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// The poisoning scan, of a title or description.
+    PoisonProse,
+    /// The poisoning scan, of a value (`default`, `enum`, …).
+    PoisonValue,
+    /// The poisoning scan, of a tool's or a property's name.
+    PoisonName,
+    /// The steering-text model, of a whole string as written.
+    SteeringString,
+    /// The steering-text model, of one normalised sentence.
+    SteeringSentence,
+}
+
+thread_local! {
+    /// The texts a thread's readers found nothing in, by [`key`] with the [`Reading`]: at most
+    /// two million, about 32 MB.
+    static NOTHING: RefCell<Memo<()>> = const { RefCell::new(Memo::new(1 << 21)) };
+}
+
+/// The key of `text` read in the way `reading` names, for [`found_nothing`] and
+/// [`remember_nothing`].
+pub(crate) fn reading_key(reading: Reading, text: &str) -> u64 {
+    key(reading as u8, text)
+}
+
+/// Whether this thread read the text of `key` (a [`reading_key`]) and found nothing in it.
+pub(crate) fn found_nothing(key: u64) -> bool {
+    NOTHING.with(|n| n.borrow().get(key).is_some())
+}
+
+/// Remembers that this thread read the text of `key` (a [`reading_key`]) and found nothing.
+pub(crate) fn remember_nothing(key: u64) {
+    NOTHING.with(|n| n.borrow_mut().insert(key, ()));
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Memo, key};
+    use super::{Memo, Reading, found_nothing, key, reading_key, remember_nothing};
 
     #[test]
     fn remembers_by_text_and_reading_and_starts_over_when_full() {
@@ -64,5 +103,15 @@ mod tests {
         memo.insert(key(0, "three"), 3);
         assert_eq!(memo.get(key(0, "one")), None);
         assert_eq!(memo.get(key(0, "three")), Some(3));
+    }
+
+    #[test]
+    fn what_one_reading_found_nothing_in_is_not_known_to_another() {
+        let text = "a text no other test reads";
+        let prose = reading_key(Reading::PoisonProse, text);
+        assert!(!found_nothing(prose));
+        remember_nothing(prose);
+        assert!(found_nothing(prose));
+        assert!(!found_nothing(reading_key(Reading::SteeringString, text)));
     }
 }

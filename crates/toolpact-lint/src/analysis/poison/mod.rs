@@ -13,6 +13,7 @@ pub(crate) mod profile;
 pub(crate) mod reach;
 pub(crate) mod structure;
 
+use crate::analysis::memo::{self, Reading};
 use crate::analysis::words::mentions_identifier;
 use crate::meta::Severity;
 use decode::decode_all;
@@ -1082,13 +1083,17 @@ fn scan_string(
         return;
     }
     // Prose, values and names are each read their own way (underscores, camel case).
+    // A text found clean (no technique's phrases occur in it and nothing in it decodes to
+    // words) gives no detection whoever owns it and wherever it is: large catalogs repeat
+    // their property descriptions, names and values many times over, and each is searched
+    // once per thread.
     let reading = match place {
-        Place::Prose => 0,
-        Place::Value => 1,
-        Place::Name | Place::PropertyName => 2,
+        Place::Prose => Reading::PoisonProse,
+        Place::Value => Reading::PoisonValue,
+        Place::Name | Place::PropertyName => Reading::PoisonName,
     };
-    let key = clean::key(reading, text);
-    if clean::contains(key) {
+    let key = memo::reading_key(reading, text);
+    if memo::found_nothing(key) {
         return;
     }
     match camel_words(place, text) {
@@ -1178,37 +1183,7 @@ fn scan_string(
         }
     }
     if !occurs {
-        clean::insert(key);
-    }
-}
-
-/// The texts found clean on this thread: no technique's phrases occur in them and nothing in
-/// them decodes to words, so that whoever owns them and wherever they are, they give no
-/// detection. Large catalogs repeat their property descriptions, names and values many times
-/// over; each is searched once. A text is known by a 64-bit hash seeded at random for the
-/// process, so that no text can be written to pass for a clean one.
-mod clean {
-    use crate::analysis::memo::{self, Memo};
-    use std::cell::RefCell;
-
-    thread_local! {
-        /// The most texts kept per thread: about 16 MB.
-        static CLEAN: RefCell<Memo<()>> = const { RefCell::new(Memo::new(1 << 20)) };
-    }
-
-    /// The key of `text`, read as prose, a value or a name (`reading`: 0, 1 or 2).
-    pub(super) fn key(reading: u8, text: &str) -> u64 {
-        memo::key(reading, text)
-    }
-
-    /// Whether the text of `key` was found clean on this thread.
-    pub(super) fn contains(key: u64) -> bool {
-        CLEAN.with(|c| c.borrow().get(key).is_some())
-    }
-
-    /// Remembers that the text of `key` is clean.
-    pub(super) fn insert(key: u64) {
-        CLEAN.with(|c| c.borrow_mut().insert(key, ()));
+        memo::remember_nothing(key);
     }
 }
 

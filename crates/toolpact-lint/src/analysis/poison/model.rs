@@ -22,6 +22,7 @@
 
 use super::normalize::normalize_into;
 use super::reach::for_each_string;
+use crate::analysis::memo::{self, Reading};
 use regex::Regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -169,37 +170,6 @@ pub(crate) struct Steering {
     pub threshold: f64,
 }
 
-/// The texts and sentences this thread has read that score nothing above the threshold.
-/// Catalogs repeat property descriptions, values and whole sentences from tool to tool; each
-/// is read once.
-mod below {
-    use crate::analysis::memo::{self, Memo};
-    use std::cell::RefCell;
-
-    thread_local! {
-        /// The most kept per thread: about 16 MB.
-        static BELOW: RefCell<Memo<()>> = const { RefCell::new(Memo::new(1 << 20)) };
-    }
-
-    /// The key of a whole string as written.
-    pub(super) fn string(text: &str) -> u64 {
-        memo::key(0, text)
-    }
-
-    /// The key of a sentence as normalised.
-    pub(super) fn sentence(text: &str) -> u64 {
-        memo::key(1, text)
-    }
-
-    pub(super) fn contains(key: u64) -> bool {
-        BELOW.with(|b| b.borrow().get(key).is_some())
-    }
-
-    pub(super) fn insert(key: u64) {
-        BELOW.with(|b| b.borrow_mut().insert(key, ()));
-    }
-}
-
 /// Reads every string of `tool` the model reads; the sentence that scores highest, if it
 /// passes the threshold.
 pub(crate) fn read(tool: &Tool) -> Option<Steering> {
@@ -208,15 +178,17 @@ pub(crate) fn read(tool: &Tool) -> Option<Steering> {
     let mut buf = String::new();
     let mut features = Vec::new();
     for_each_string(tool, &mut |pointer, _place, text| {
-        let whole = below::string(text);
-        if below::contains(whole) {
+        // A string, or a sentence, that scores nothing above the threshold is read once per
+        // thread: catalogs repeat property descriptions, values and whole sentences.
+        let whole = memo::reading_key(Reading::SteeringString, text);
+        if memo::found_nothing(whole) {
             return;
         }
         normalize_into(text, &mut buf);
         let mut passed = false;
         for sentence in SENTENCE_END.split(&buf) {
-            let key = below::sentence(sentence);
-            if below::contains(key) {
+            let key = memo::reading_key(Reading::SteeringSentence, sentence);
+            if memo::found_nothing(key) {
                 continue;
             }
             let mut top = f64::NEG_INFINITY;
@@ -225,7 +197,7 @@ pub(crate) fn read(tool: &Tool) -> Option<Steering> {
                 top = top.max(model.score(&features));
             });
             if top <= model.threshold {
-                below::insert(key);
+                memo::remember_nothing(key);
                 continue;
             }
             passed = true;
@@ -240,7 +212,7 @@ pub(crate) fn read(tool: &Tool) -> Option<Steering> {
             }
         }
         if !passed {
-            below::insert(whole);
+            memo::remember_nothing(whole);
         }
     });
     best
