@@ -10,13 +10,13 @@ use crate::rule::{ChecksTools, Rule, declare_rule};
 declare_rule! {
     /// ## What it does
     /// Finds the sentence of a tool (in its description, title, name, or any string of its
-    /// schemas) that reads most like the poisoned tools of toolpact's security corpus and least
-    /// like real servers' tools, when it reads so beyond a threshold. The read is a naive Bayes
-    /// model over the words and pairs of words of each sentence, trained on the tuning part of
-    /// the corpus (`fixtures/security/`, about 870 poisoned tools and 230 look-alikes) and on
-    /// the 2,182 tools of the captured real servers; its threshold lets about 2 in 1,000 real
-    /// tools of servers it was not trained on through. The message quotes the sentence and its
-    /// score.
+    /// schemas) that reads most like the payloads of the poisoned tools of toolpact's security
+    /// corpus and least like real servers' tools, when it reads so beyond a threshold. The read
+    /// is a naive Bayes model over the words (without their inflecting endings) and pairs of
+    /// words of each sentence, trained on the payloads of the tuning part of the corpus
+    /// (`fixtures/security/`, about 970 poisoned tools and 260 look-alikes) and on the 2,182
+    /// tools of the captured real servers; its threshold lets about 2 in 1,000 real tools of
+    /// servers it was not trained on through. The message quotes the sentence and its score.
     ///
     /// The technique rules (TP506–TP511) read each technique by its wording and its structure;
     /// this one reads how a sentence is written, and so catches wordings they have not seen:
