@@ -57,8 +57,10 @@ pub(crate) enum Reading {
     PoisonProse,
     /// The poisoning scan, of a value (`default`, `enum`, …).
     PoisonValue,
-    /// The poisoning scan, of a tool's or a property's name.
-    PoisonName,
+    /// The poisoning scan, of a tool's name (read for look-alike letters too).
+    PoisonToolName,
+    /// The poisoning scan, of a property's name.
+    PoisonPropertyName,
     /// The steering-text model, of a whole string as written.
     SteeringString,
     /// The steering-text model, of one normalised sentence.
